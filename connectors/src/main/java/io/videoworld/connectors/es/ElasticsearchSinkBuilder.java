@@ -1,0 +1,45 @@
+package io.videoworld.connectors.es;
+
+import java.util.List;
+
+/** Builds an {@link ElasticsearchSink}; the defaults suit frame metadata at a few thousand docs/s. */
+public final class ElasticsearchSinkBuilder {
+    private final String url;
+    private List<String> indices = EsIndices.ALL;
+    private int maxBatchSize = 500;
+    private int maxInFlightRequests = 4;
+    private int maxBufferedRequests = 10_000;
+    private long maxBatchSizeInBytes = 5L * 1024 * 1024;
+    private long maxTimeInBufferMs = 500;
+    private long maxRecordSizeInBytes = 1024 * 1024;
+
+    ElasticsearchSinkBuilder(String url) {
+        this.url = url;
+    }
+
+    /** Indices the writer creates from their mappings when missing. */
+    public ElasticsearchSinkBuilder indices(List<String> value) {
+        this.indices = value;
+        return this;
+    }
+
+    public ElasticsearchSinkBuilder maxBatchSize(int value) {
+        this.maxBatchSize = value;
+        return this;
+    }
+
+    public ElasticsearchSinkBuilder maxInFlightRequests(int value) {
+        this.maxInFlightRequests = value;
+        return this;
+    }
+
+    public ElasticsearchSinkBuilder maxTimeInBufferMs(long value) {
+        this.maxTimeInBufferMs = value;
+        return this;
+    }
+
+    public ElasticsearchSink build() {
+        return new ElasticsearchSink(url, indices, maxBatchSize, maxInFlightRequests, maxBufferedRequests,
+                maxBatchSizeInBytes, maxTimeInBufferMs, maxRecordSizeInBytes);
+    }
+}

@@ -1,0 +1,34 @@
+package io.videoworld.connectors.es;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer;
+
+/** Checkpoints the writes still buffered in the sink writer. */
+public final class EsWriteStateSerializer extends AsyncSinkWriterStateSerializer<EsWrite> {
+
+    @Override
+    protected void serializeRequestToStream(EsWrite w, DataOutputStream out) throws IOException {
+        out.writeUTF(w.index());
+        out.writeUTF(w.id());
+        out.writeLong(w.version());
+        out.writeInt(w.json().length);
+        out.write(w.json());
+    }
+
+    @Override
+    protected EsWrite deserializeRequestFromStream(long requestSize, DataInputStream in) throws IOException {
+        String index = in.readUTF();
+        String id = in.readUTF();
+        long version = in.readLong();
+        byte[] json = new byte[in.readInt()];
+        in.readFully(json);
+        return new EsWrite(index, id, version, json);
+    }
+
+    @Override
+    public int getVersion() {
+        return 1;
+    }
+}

@@ -1,0 +1,31 @@
+package io.videoworld.connectors.es;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch.core.GetResponse;
+import io.videoworld.core.Names;
+import io.videoworld.core.VideoDoc;
+import java.io.IOException;
+import java.util.Optional;
+
+/** Read side of {@code vw-videos}. */
+public final class VideoRepository {
+    private final ElasticsearchClient client;
+
+    public VideoRepository(ElasticsearchClient client) {
+        this.client = client;
+    }
+
+    /** The stream's document, or empty when the stream (or the index) does not exist yet. */
+    public Optional<VideoDoc> find(String streamId) throws IOException {
+        try {
+            GetResponse<VideoDoc> r = client.get(g -> g.index(Names.VIDEOS_INDEX).id(streamId), VideoDoc.class);
+            return r.found() ? Optional.ofNullable(r.source()) : Optional.empty();
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+}

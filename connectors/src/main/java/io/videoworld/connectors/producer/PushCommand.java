@@ -1,0 +1,103 @@
+package io.videoworld.connectors.producer;
+
+import io.videoworld.core.Ids;
+import io.videoworld.core.Names;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code videoworld push}: a video file, a live URL or a screenshot folder into Kafka. */
+@Command(name = "push", mixinStandardHelpOptions = true,
+        description = "Sample, resize and JPEG-encode frames from a video file, an http(s)/rtsp URL or a folder of "
+                + "screenshots, and publish them as frame batches to Kafka.")
+public final class PushCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "SOURCE", description = "video file, http(s)/rtsp URL, or folder of PNG/JPEG screenshots")
+    String source;
+
+    @Option(names = "--stream-id", description = "stream id (default: the file or folder name, cleaned)")
+    String streamId;
+
+    @Option(names = "--bootstrap", defaultValue = "localhost:9092", description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE})")
+    String bootstrap;
+
+    @Option(names = "--topic", defaultValue = Names.FRAMES_TOPIC, description = "topic (default: ${DEFAULT-VALUE})")
+    String topic;
+
+    @Option(names = "--fps", description = "frames per second to sample (default: the video's own rate; 1 for screenshots)")
+    Double fps;
+
+    @Option(names = "--width", defaultValue = "640", description = "resize to this width, keeping aspect ratio; 0 keeps the source width (default: ${DEFAULT-VALUE})")
+    int width;
+
+    @Option(names = "--batch-frames", description = "frames per batch (default: 20 for screenshots, 1 s of frames for video)")
+    Integer batchFrames;
+
+    @Option(names = "--jpeg-quality", defaultValue = "85", description = "JPEG quality 1-100 (default: ${DEFAULT-VALUE})")
+    int quality;
+
+    @Option(names = "--sort", defaultValue = "name", description = "screenshot order and timing: name (1/fps apart) or mtime (file times) (default: ${DEFAULT-VALUE})")
+    String sort;
+
+    @Option(names = "--epoch-ms", description = "wall-clock time of the stream's start in epoch ms (default: now)")
+    Long epochMs;
+
+    @Override
+    public Integer call() throws Exception {
+        if (quality < 1 || quality > 100) {
+            throw new IllegalArgumentException("--jpeg-quality must be between 1 and 100, got " + quality);
+        }
+        if (fps != null && fps <= 0) {
+            throw new IllegalArgumentException("--fps must be positive, got " + fps);
+        }
+        long epoch = epochMs != null ? epochMs : System.currentTimeMillis();
+        JpegEncoder encoder = new JpegEncoder(width, quality);
+        boolean url = source.contains("://");
+        Path path = url ? null : Path.of(source);
+        String id = streamId != null ? Ids.checkStreamId(streamId) : defaultStreamId(source);
+        try (FrameSource frames = path != null && path.toFile().isDirectory()
+                ? new ScreenshotFolderSource(path, ScreenshotFolderSource.Order.valueOf(sort.toUpperCase(Locale.ROOT)),
+                        fps == null ? 1.0 : fps, epoch, encoder)
+                : new VideoFrameSource(source, fps == null ? 0 : fps, encoder);
+                KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(bootstrap)) {
+            int perBatch = batchFrames != null ? batchFrames
+                    : frames.kind() == io.videoworld.core.SourceKind.SCREEN ? 20
+                    : (int) Math.max(1, Math.round(frames.info().sampleFps()));
+            Pusher pusher = new Pusher(producer, topic, perBatch, KafkaProducers.MAX_RECORD_BYTES);
+            PushSummary summary;
+            if (System.console() != null) {
+                try (ProgressBar bar = new ProgressBarBuilder().setTaskName("push " + id)
+                        .setInitialMax(frames.expectedFrames()).setStyle(ProgressBarStyle.ASCII).setUnit(" frames", 1)
+                        .build()) {
+                    summary = pusher.push(frames, id, source, epoch, bar::stepTo);
+                }
+            } else {
+                summary = pusher.push(frames, id, source, epoch, n -> { });
+            }
+            System.out.println(summary.line());
+        }
+        return 0;
+    }
+
+    /** A stream id from a path or URL: its last name without extension, reduced to the id alphabet. */
+    public static String defaultStreamId(String source) {
+        String s = source.replaceAll("[/\\\\]+$", "");
+        s = s.substring(Math.max(s.lastIndexOf('/'), s.lastIndexOf('\\')) + 1);
+        int dot = s.lastIndexOf('.');
+        if (dot > 0) {
+            s = s.substring(0, dot);
+        }
+        s = s.replaceAll("[^A-Za-z0-9._-]", "-").replaceAll("^[^A-Za-z0-9]+", "");
+        if (s.isEmpty()) {
+            s = "stream";
+        }
+        return s.length() > 128 ? s.substring(0, 128) : s;
+    }
+}

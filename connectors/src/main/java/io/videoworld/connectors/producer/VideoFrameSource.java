@@ -1,0 +1,117 @@
+package io.videoworld.connectors.producer;
+
+import io.videoworld.core.SourceInfo;
+import io.videoworld.core.SourceKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.bytedeco.javacv.FFmpegFrameGrabber;
+import org.bytedeco.javacv.FFmpegLogCallback;
+import org.bytedeco.javacv.Frame;
+import org.bytedeco.javacv.OpenCVFrameConverter;
+import org.bytedeco.opencv.opencv_core.Mat;
+
+/**
+ * Frames of a video file or a live http(s)/rtsp URL through FFmpeg, sampled at a target rate by
+ * presentation time (a frame is kept when its time reaches the next sample slot), so the sample
+ * rate holds whatever the source's frame rate.
+ */
+public final class VideoFrameSource implements FrameSource {
+    private final FFmpegFrameGrabber grabber;
+    private final OpenCVFrameConverter.ToMat toMat = new OpenCVFrameConverter.ToMat();
+    private final JpegEncoder encoder;
+    private final SourceInfo info;
+    private final double sampleFps;
+    private final long expected;
+    private long lastSlot = -1;
+
+    /**
+     * @param uri a file path or a URL
+     * @param sampleFps frames per second to keep; 0 keeps every frame
+     */
+    public VideoFrameSource(String uri, double sampleFps, JpegEncoder encoder) throws IOException {
+        boolean url = uri.contains("://");
+        Path file = url ? null : Path.of(uri);
+        if (file != null && !Files.isRegularFile(file)) {
+            throw new IOException("no such video file: " + uri);
+        }
+        FFmpegLogCallback.setLevel(org.bytedeco.ffmpeg.global.avutil.AV_LOG_ERROR);
+        this.grabber = new FFmpegFrameGrabber(uri);
+        try {
+            grabber.start();
+        } catch (FFmpegFrameGrabber.Exception e) {
+            closeQuietly();
+            throw new IOException("cannot open video " + uri + ": " + e.getMessage(), e);
+        }
+        if (grabber.getImageWidth() <= 0) {
+            closeQuietly();
+            throw new IOException("no video stream in " + uri);
+        }
+        double fps = grabber.getFrameRate() > 0 ? grabber.getFrameRate() : 25.0;
+        this.sampleFps = sampleFps > 0 ? Math.min(sampleFps, fps) : fps;
+        this.encoder = encoder;
+        long lengthUs = grabber.getLengthInTime();
+        Long durationMs = !url && lengthUs > 0 ? lengthUs / 1000 : null;
+        long totalFrames = grabber.getLengthInVideoFrames();
+        Long size = file == null ? null : Files.size(file);
+        Long bitrate = durationMs != null && durationMs > 0 && size != null ? size * 8 / durationMs : null;
+        this.info = new SourceInfo(fps, durationMs, durationMs == null || totalFrames <= 0 ? null : (long) totalFrames,
+                grabber.getVideoCodecName(), grabber.getAudioChannels() > 0, grabber.getAudioChannels(),
+                grabber.getAudioChannels() > 0 ? grabber.getSampleRate() : 0, size, bitrate,
+                grabber.getImageWidth(), grabber.getImageHeight(), this.sampleFps);
+        this.expected = durationMs == null ? -1 : (long) Math.ceil(durationMs / 1000.0 * this.sampleFps);
+    }
+
+    @Override
+    public SourceKind kind() {
+        return SourceKind.VIDEO;
+    }
+
+    @Override
+    public SourceInfo info() {
+        return info;
+    }
+
+    @Override
+    public long expectedFrames() {
+        return expected;
+    }
+
+    @Override
+    public SourceFrame next() throws IOException {
+        while (true) {
+            Frame frame = grabber.grabImage();
+            if (frame == null) {
+                return null;
+            }
+            long ts = Math.max(0, frame.timestamp);
+            // A frame is kept when it is the first to round to a new sample slot; at equal rates
+            // every frame has its own slot despite timestamp jitter.
+            long slot = Math.round(ts * sampleFps / 1_000_000.0);
+            if (slot <= lastSlot) {
+                continue;
+            }
+            lastSlot = slot;
+            Mat mat = toMat.convert(frame);
+            return encoder.encode(mat, ts / 1000, null);
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            grabber.release();
+        } catch (Exception ignored) {
+            // already failing; the original error is what matters
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            grabber.stop();
+            grabber.release();
+        } catch (FFmpegFrameGrabber.Exception e) {
+            throw new IOException(e);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.videoworld.connectors.producer;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code videoworld} command line: push frames, make the sample video. */
+@Command(name = "videoworld", mixinStandardHelpOptions = true, version = "videoworld 0.1.0",
+        subcommands = {PushCommand.class, SampleVideoCommand.class},
+        description = "Turn video and screenshot streams into a memory an agent can query.")
+public final class VideoWorldCli {
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs a command and returns its exit code; errors are one line on stderr, not a stack trace. */
+    public static int run(String... args) {
+        CommandLine cli = new CommandLine(new VideoWorldCli());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("videoworld: " + e.getMessage());
+            return 2;
+        });
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,16 @@
+package io.videoworld.core;
+
+/** Default topic and index names, shared by the producer, the job and the query service. */
+public final class Names {
+    public static final String FRAMES_TOPIC = "vw.frames";
+    public static final String DLQ_TOPIC = "vw.dlq";
+    public static final String VIDEOS_INDEX = "vw-videos";
+    public static final String FRAMES_INDEX = "vw-frames";
+    public static final String SHOTS_INDEX = "vw-shots";
+
+    /** Kafka headers on dead letters. */
+    public static final String DLQ_REASON_HEADER = "vw.reason";
+    public static final String DLQ_SOURCE_HEADER = "vw.source";
+
+    private Names() {}
+}

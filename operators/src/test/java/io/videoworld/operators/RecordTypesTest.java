@@ -1,0 +1,29 @@
+package io.videoworld.operators;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.djl.engine.Engine;
+import io.videoworld.core.DeadLetter;
+import io.videoworld.core.FrameBatch;
+import io.videoworld.core.FrameDoc;
+import io.videoworld.core.Ingested;
+import io.videoworld.core.VideoDoc;
+import org.apache.flink.types.PojoTestUtils;
+import org.junit.jupiter.api.Test;
+
+/** Everything that crosses an operator boundary or sits in state is serialized without Kryo. */
+class RecordTypesTest {
+    @Test
+    void streamRecordsAreFlinkPojos() {
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(FrameBatch.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(Ingested.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(DeadLetter.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(FrameDoc.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(VideoDoc.class);
+    }
+
+    @Test
+    void djlIsPinnedToTheVersionWithOfflineNatives() {
+        assertThat(Engine.getDjlVersion()).isEqualTo("0.35.1");
+    }
+}
