@@ -24,6 +24,7 @@ public final class VideoFrameSource implements FrameSource {
     private final double sampleFps;
     private final long expected;
     private long lastSlot = -1;
+    private final double halfSourceFrameUs;
 
     /**
      * @param uri a file path or a URL
@@ -50,6 +51,7 @@ public final class VideoFrameSource implements FrameSource {
         double fps = grabber.getFrameRate() > 0 ? grabber.getFrameRate() : 25.0;
         this.sampleFps = sampleFps > 0 ? Math.min(sampleFps, fps) : fps;
         this.encoder = encoder;
+        this.halfSourceFrameUs = 500_000.0 / fps;
         long lengthUs = grabber.getLengthInTime();
         Long durationMs = !url && lengthUs > 0 ? lengthUs / 1000 : null;
         long totalFrames = grabber.getLengthInVideoFrames();
@@ -85,9 +87,9 @@ public final class VideoFrameSource implements FrameSource {
                 return null;
             }
             long ts = Math.max(0, frame.timestamp);
-            // A frame is kept when it is the first to round to a new sample slot; at equal rates
-            // every frame has its own slot despite timestamp jitter.
-            long slot = Math.round(ts * sampleFps / 1_000_000.0);
+            // A frame is kept when it is the first to reach a new sample slot; half a source frame
+            // of slack keeps timestamp jitter from moving a frame into the previous slot.
+            long slot = (long) Math.floor((ts + halfSourceFrameUs) * sampleFps / 1_000_000.0);
             if (slot <= lastSlot) {
                 continue;
             }

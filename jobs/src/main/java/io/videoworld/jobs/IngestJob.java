@@ -1,0 +1,93 @@
+package io.videoworld.jobs;
+
+import io.videoworld.connectors.es.ElasticsearchSink;
+import io.videoworld.connectors.es.EsDocuments;
+import io.videoworld.connectors.es.EsWrite;
+import io.videoworld.connectors.kafka.DeadLetterSerializer;
+import io.videoworld.connectors.kafka.FrameBatchDeserializer;
+import io.videoworld.connectors.producer.KafkaProducers;
+import io.videoworld.core.DeadLetter;
+import io.videoworld.core.FrameBatch;
+import io.videoworld.core.FrameDoc;
+import io.videoworld.core.Ingested;
+import io.videoworld.operators.RouteDeadLetters;
+import io.videoworld.operators.StreamCatalog;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ParameterTool;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * The ingest job: frame batches from Kafka, dead letters to the DLQ, frame and stream documents
+ * to Elasticsearch. Wiring only; the logic is in the operators and connectors it names.
+ */
+public final class IngestJob {
+    private static final TypeInformation<EsWrite> ES_WRITE = TypeInformation.of(EsWrite.class);
+
+    private IngestJob() {}
+
+    public static void main(String[] args) throws Exception {
+        Configuration conf = Configuration.fromMap(ParameterTool.fromArgs(args).toMap());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        build(env, conf);
+        env.execute("videoworld-ingest");
+    }
+
+    /** Adds the ingest pipeline to an environment; also used by the launcher and the tests. */
+    public static void build(StreamExecutionEnvironment env, Configuration conf) {
+        env.getConfig().configure(new Configuration().set(PipelineOptions.GENERIC_TYPES, false), IngestJob.class.getClassLoader());
+        env.enableCheckpointing(conf.get(IngestOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
+
+        KafkaSource<Ingested> source = KafkaSource.<Ingested>builder()
+                .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
+                .setTopics(conf.get(IngestOptions.FRAMES_TOPIC))
+                .setGroupId(conf.get(IngestOptions.GROUP_ID))
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new FrameBatchDeserializer())
+                .setProperty("max.partition.fetch.bytes", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES))
+                .setProperty("fetch.max.bytes", String.valueOf(4 * KafkaProducers.MAX_RECORD_BYTES))
+                .build();
+        WatermarkStrategy<Ingested> watermarks = WatermarkStrategy
+                .<Ingested>forBoundedOutOfOrderness(conf.get(IngestOptions.MAX_OUT_OF_ORDERNESS))
+                .withTimestampAssigner((record, kafkaTs) -> record.eventTimeMs())
+                .withIdleness(conf.get(IngestOptions.SOURCE_IDLENESS));
+
+        SingleOutputStreamOperator<FrameBatch> batches = env.fromSource(source, watermarks, "frames from Kafka")
+                .uid("kafka-source")
+                .process(new RouteDeadLetters()).name("decode and route dead letters").uid("route-dead-letters");
+
+        SingleOutputStreamOperator<FrameDoc> frames = batches
+                .keyBy(FrameBatch::streamId, Types.STRING)
+                .process(new StreamCatalog(conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis()))
+                .name("number frames, keep stream info").uid("stream-catalog");
+
+        DataStream<EsWrite> writes = frames.map(EsDocuments::frame, ES_WRITE).name("frame documents")
+                .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"));
+        writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
+                        .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))
+                        .maxInFlightRequests(conf.get(IngestOptions.ES_MAX_IN_FLIGHT))
+                        .maxTimeInBufferMs(conf.get(IngestOptions.ES_MAX_BUFFER_TIME).toMillis())
+                        .build())
+                .name("Elasticsearch").uid("es-sink");
+
+        DataStream<DeadLetter> dead = batches.getSideOutput(RouteDeadLetters.DEAD_LETTERS);
+        dead.sinkTo(KafkaSink.<DeadLetter>builder()
+                        .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
+                        .setRecordSerializer(new DeadLetterSerializer(conf.get(IngestOptions.DLQ_TOPIC)))
+                        .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                        .setProperty("max.request.size", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES))
+                        .build())
+                .name("dead letters to Kafka").uid("dlq-sink");
+    }
+}

@@ -1,0 +1,37 @@
+package io.videoworld.jobs;
+
+import io.videoworld.core.Names;
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** Every setting of the ingest job, with its default; pass them as {@code --key value}. */
+public final class IngestOptions {
+    public static final ConfigOption<String> KAFKA_BOOTSTRAP = ConfigOptions.key("vw.kafka.bootstrap")
+            .stringType().defaultValue("localhost:9092").withDescription("Kafka bootstrap servers.");
+    public static final ConfigOption<String> FRAMES_TOPIC = ConfigOptions.key("vw.kafka.frames-topic")
+            .stringType().defaultValue(Names.FRAMES_TOPIC).withDescription("Topic of frame batches.");
+    public static final ConfigOption<String> DLQ_TOPIC = ConfigOptions.key("vw.kafka.dlq-topic")
+            .stringType().defaultValue(Names.DLQ_TOPIC).withDescription("Dead-letter topic for records that cannot be used.");
+    public static final ConfigOption<String> GROUP_ID = ConfigOptions.key("vw.kafka.group-id")
+            .stringType().defaultValue("videoworld-ingest").withDescription("Consumer group; offsets are committed on checkpoints.");
+    public static final ConfigOption<String> ES_URL = ConfigOptions.key("vw.es.url")
+            .stringType().defaultValue("http://127.0.0.1:9200").withDescription("Elasticsearch base URL.");
+    public static final ConfigOption<Integer> ES_MAX_BATCH = ConfigOptions.key("vw.es.max-batch")
+            .intType().defaultValue(500).withDescription("Most documents in one bulk request.");
+    public static final ConfigOption<Integer> ES_MAX_IN_FLIGHT = ConfigOptions.key("vw.es.max-in-flight")
+            .intType().defaultValue(4).withDescription("Most bulk requests in flight per sink subtask.");
+    public static final ConfigOption<Duration> ES_MAX_BUFFER_TIME = ConfigOptions.key("vw.es.max-buffer-time")
+            .durationType().defaultValue(Duration.ofMillis(500)).withDescription("Longest a document waits for its bulk request.");
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("vw.checkpoint-interval")
+            .durationType().defaultValue(Duration.ofSeconds(10)).withDescription("Exactly-once checkpoint interval.");
+    public static final ConfigOption<Duration> MAX_OUT_OF_ORDERNESS = ConfigOptions.key("vw.max-out-of-orderness")
+            .durationType().defaultValue(Duration.ofSeconds(5)).withDescription("How late a frame's event time may be.");
+    public static final ConfigOption<Duration> SOURCE_IDLENESS = ConfigOptions.key("vw.source-idleness")
+            .durationType().defaultValue(Duration.ofSeconds(30)).withDescription("A partition silent this long stops holding back the watermark.");
+    public static final ConfigOption<Duration> STREAM_IDLE_TIMEOUT = ConfigOptions.key("vw.stream-idle-timeout")
+            .durationType().defaultValue(Duration.ofMinutes(10))
+            .withDescription("Event time without frames after which a stream is marked idle and its state cleared.");
+
+    private IngestOptions() {}
+}

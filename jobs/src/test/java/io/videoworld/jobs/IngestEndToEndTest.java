@@ -1,0 +1,295 @@
+package io.videoworld.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.kafka.KafkaTopics;
+import io.videoworld.connectors.producer.KafkaProducers;
+import io.videoworld.connectors.producer.SampleVideo;
+import io.videoworld.connectors.producer.VideoWorldCli;
+import io.videoworld.core.Frame;
+import io.videoworld.core.FrameBatch;
+import io.videoworld.core.FrameBatchCodec;
+import io.videoworld.core.Json;
+import io.videoworld.core.Names;
+import io.videoworld.core.SourceInfo;
+import io.videoworld.core.SourceKind;
+import io.videoworld.query.QueryServer;
+import io.videoworld.testkit.TestInfra;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The foundation end to end: a generated video pushed by the CLI into a real broker, the ingest
+ * job on a Flink MiniCluster, the real Elasticsearch, and the REST tools reading it back;
+ * malformed records land in the dead-letter topic while the good ones still arrive.
+ */
+class IngestEndToEndTest {
+    private static final String STREAM = "harbour-walk";
+    private static final long EPOCH = 1_700_000_000_000L;
+    private static final String FRAMES_TOPIC = "e2e.frames";
+    private static final String DLQ_TOPIC = "e2e.dlq";
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir
+    static Path tmp;
+
+    private static TestInfra infra;
+    private static RestClientTransport transport;
+    private static ElasticsearchClient es;
+    private static JobClient job;
+    private static QueryServer server;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Map<String, byte[]> MALFORMED = new HashMap<>();
+
+    @BeforeAll
+    static void pushAndIngest() throws Exception {
+        infra = TestInfra.get();
+        transport = EsClients.transport(infra.elasticsearchUrl());
+        es = EsClients.sync(transport);
+        KafkaTopics.ensure(infra.kafkaBootstrap(), 2, FRAMES_TOPIC, DLQ_TOPIC);
+
+        Path video = tmp.resolve("harbour walk.mp4");
+        SampleVideo.write(video, 640, 360, 25, 4.0, List.of(1.5, 3.0));
+        int exit = VideoWorldCli.run("push", video.toString(), "--bootstrap", infra.kafkaBootstrap(), "--topic", FRAMES_TOPIC,
+                "--stream-id", STREAM, "--fps", "5", "--batch-frames", "5", "--epoch-ms", String.valueOf(EPOCH));
+        assertThat(exit).isZero();
+        pushMalformed();
+
+        Configuration conf = new Configuration();
+        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
+        conf.set(IngestOptions.FRAMES_TOPIC, FRAMES_TOPIC);
+        conf.set(IngestOptions.DLQ_TOPIC, DLQ_TOPIC);
+        conf.set(IngestOptions.GROUP_ID, "e2e-" + System.nanoTime());
+        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
+        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(1));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        IngestJob.build(env, conf);
+        job = env.executeAsync("e2e-ingest");
+
+        awaitFrames(20);
+        server = new QueryServer(infra.elasticsearchUrl()).start("127.0.0.1", 0);
+    }
+
+    private static void pushMalformed() throws Exception {
+        byte[] good = FrameBatchCodec.encode(new FrameBatch("bad-batches", SourceKind.VIDEO, "x", 0, EPOCH,
+                new SourceInfo(25, null, null, "mpeg4", false, 0, 0, null, null, 2, 2, 25), List.of()));
+        byte[] wrongVersion = FrameBatchCodec.encode(new FrameBatch("bad-batches", SourceKind.VIDEO, "x", 1, EPOCH,
+                new SourceInfo(25, null, null, "mpeg4", false, 0, 0, null, null, 2, 2, 25), List.of()));
+        wrongVersion[2] = 42;
+        byte[] corrupt = FrameBatchCodec.encode(new FrameBatch("bad-batches", SourceKind.VIDEO, "x", 2, EPOCH,
+                new SourceInfo(25, null, null, "mpeg4", false, 0, 0, null, null, 2, 2, 25),
+                List.of(new Frame(0, 0, null, 2, 2, new byte[] {(byte) 0xFF, (byte) 0xD8, 1, 2, 3}))));
+        MALFORMED.put("bad magic", "this is not a frame batch".getBytes(StandardCharsets.UTF_8));
+        MALFORMED.put("unsupported wire version 42", wrongVersion);
+        MALFORMED.put("empty batch", good);
+        MALFORMED.put("corrupt JPEG", corrupt);
+        try (KafkaProducer<byte[], byte[]> p = KafkaProducers.create(infra.kafkaBootstrap())) {
+            for (byte[] value : MALFORMED.values()) {
+                p.send(new ProducerRecord<>(FRAMES_TOPIC, "bad-batches".getBytes(StandardCharsets.UTF_8), value)).get();
+            }
+        }
+    }
+
+    private static void awaitFrames(long expected) throws Exception {
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (System.currentTimeMillis() < deadline) {
+            if (es.indices().exists(e -> e.index(Names.FRAMES_INDEX)).value()) {
+                es.indices().refresh(r -> r.index(Names.FRAMES_INDEX, Names.VIDEOS_INDEX));
+                long n = es.count(c -> c.index(Names.FRAMES_INDEX).query(q -> q.term(t -> t.field("stream_id").value(STREAM)))).count();
+                var v = es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class);
+                if (n >= expected && v.found() && v.source().get("frames_indexed").asLong() >= expected) {
+                    return;
+                }
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("frames did not reach Elasticsearch in 120 s");
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (job != null) {
+            job.cancel().get();
+        }
+        if (transport != null) {
+            transport.close();
+        }
+    }
+
+    @Test
+    void everySampledFrameIsIndexedExactlyOnceWithItsTimes() throws Exception {
+        List<Hit<JsonNode>> hits = es.search(s -> s.index(Names.FRAMES_INDEX).size(100)
+                .query(q -> q.term(t -> t.field("stream_id").value(STREAM)))
+                .sort(o -> o.field(f -> f.field("frame_index").order(SortOrder.Asc))), JsonNode.class).hits().hits();
+        assertThat(hits).hasSize(20);
+        for (int i = 0; i < 20; i++) {
+            JsonNode d = hits.get(i).source();
+            assertThat(hits.get(i).id()).isEqualTo(String.format("%s:f:%010d", STREAM, i));
+            assertThat(d.get("frame_index").asLong()).isEqualTo(i);
+            assertThat(d.get("pts_ms").asLong()).as("frame %d sampled at 5 fps", i).isEqualTo(i * 200L);
+            assertThat(d.get("event_time_ms").asLong()).isEqualTo(EPOCH + i * 200L);
+            assertThat(d.get("batch_seq").asLong()).isEqualTo(i / 5);
+            assertThat(d.get("width").asInt()).isEqualTo(640);
+            assertThat(d.get("height").asInt()).isEqualTo(360);
+            assertThat(d.get("jpeg_bytes").asInt()).isGreaterThan(1000);
+            assertThat(d.get("source_kind").asText()).isEqualTo("video");
+        }
+    }
+
+    @Test
+    void theStreamDocumentDescribesTheSource() throws Exception {
+        JsonNode v = es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class).source();
+        assertThat(v.get("frames_indexed").asLong()).isEqualTo(20);
+        assertThat(v.get("batches").asLong()).isEqualTo(4);
+        assertThat(v.get("last_seq").asLong()).isEqualTo(3);
+        assertThat(v.get("last_pts_ms").asLong()).isEqualTo(3800);
+        assertThat(v.get("status").asText()).isEqualTo("live");
+        assertThat(v.get("source").get("fps").asDouble()).isEqualTo(25.0);
+        assertThat(v.get("source").get("duration_ms").asLong()).isEqualTo(4000);
+        assertThat(v.get("source").get("codec").asText()).isEqualTo("mpeg4");
+        assertThat(v.get("source_uri").asText()).endsWith("harbour walk.mp4");
+    }
+
+    @Test
+    void malformedRecordsGoToTheDeadLetterTopicWithReasonAndOriginalBytes() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "dlq-reader-" + System.nanoTime());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(DLQ_TOPIC));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (records.size() < MALFORMED.size() && System.currentTimeMillis() < deadline) {
+                c.poll(Duration.ofMillis(500)).forEach(records::add);
+            }
+        }
+        assertThat(records).hasSize(MALFORMED.size());
+        Map<String, byte[]> byReason = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            String reason = new String(r.headers().lastHeader(Names.DLQ_REASON_HEADER).value(), StandardCharsets.UTF_8);
+            assertThat(new String(r.headers().lastHeader(Names.DLQ_SOURCE_HEADER).value(), StandardCharsets.UTF_8))
+                    .startsWith(FRAMES_TOPIC + "/");
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("bad-batches");
+            byReason.put(reason, r.value());
+        }
+        MALFORMED.forEach((expectedReason, original) -> assertThat(byReason)
+                .as("a dead letter whose reason mentions '%s'", expectedReason)
+                .anySatisfy((reason, bytes) -> {
+                    assertThat(reason).contains(expectedReason);
+                    assertThat(bytes).isEqualTo(original);
+                }));
+    }
+
+    @Test
+    void getVideoInfoAnswersWithTheSeedShape() throws Exception {
+        HttpResponse<String> r = post("get_video_info", "{\"video_id\": \"" + STREAM + "\"}");
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode j = Json.MAPPER.readTree(r.body());
+        assertThat(j.get("video_id").asText()).isEqualTo(STREAM);
+        assertThat(j.get("duration").asDouble()).isEqualTo(4.0);
+        assertThat(j.get("fps").asDouble()).isEqualTo(25.0);
+        assertThat(j.get("resolution").get("width").asInt()).isEqualTo(640);
+        assertThat(j.get("resolution").get("height").asInt()).isEqualTo(360);
+        assertThat(j.get("aspect_ratio").asText()).isEqualTo("16:9");
+        assertThat(j.get("has_audio").asBoolean()).isFalse();
+        assertThat(j.get("num_frames").asLong()).isEqualTo(100);
+        assertThat(j.get("codec").asText()).isEqualTo("mpeg4");
+        assertThat(j.get("file_size_mb").asDouble()).isPositive();
+        assertThat(j.get("indexed").get("frames").asLong()).isEqualTo(20);
+        assertThat(j.get("indexed").get("sample_fps").asDouble()).isEqualTo(5.0);
+    }
+
+    @Test
+    void getTemporalStructureIsOneHonestSegmentUntilShotsExist() throws Exception {
+        HttpResponse<String> r = post("get_temporal_structure", "{\"video_id\": \"" + STREAM + "\", \"granularity\": \"fine\"}");
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode j = Json.MAPPER.readTree(r.body());
+        assertThat(j.get("granularity").asText()).isEqualTo("fine");
+        assertThat(j.get("total_segments").asInt()).isEqualTo(1);
+        JsonNode seg = j.get("segments").get(0);
+        assertThat(seg.get("start_time").asDouble()).isZero();
+        assertThat(seg.get("end_time").asDouble()).isEqualTo(4.0);
+        assertThat(seg.get("end_frame").asLong()).isEqualTo(100);
+        assertThat(seg.get("type").asText()).isEqualTo("shot");
+        assertThat(j.get("source").asText()).isEqualTo("whole_stream");
+    }
+
+    @Test
+    void anUnknownStreamIsA404NamingIt() throws Exception {
+        HttpResponse<String> r = post("get_video_info", "{\"video_id\": \"never-pushed\"}");
+        assertThat(r.statusCode()).isEqualTo(404);
+        JsonNode err = Json.MAPPER.readTree(r.body()).get("error");
+        assertThat(err.get("field").asText()).isEqualTo("video_id");
+        assertThat(err.get("message").asText()).contains("never-pushed");
+    }
+
+    @Test
+    void badRequestsAre400sNamingTheField() throws Exception {
+        HttpResponse<String> broken = post("get_video_info", "{\"video_id\": ");
+        assertThat(broken.statusCode()).isEqualTo(400);
+        assertThat(broken.body()).contains("not valid JSON");
+
+        JsonNode missing = Json.MAPPER.readTree(post("get_temporal_structure", "{}").body()).get("error");
+        assertThat(missing.get("field").asText()).isEqualTo("video_id");
+
+        ObjectNode wrongGranularity = Json.MAPPER.createObjectNode().put("video_id", STREAM).put("granularity", "medium");
+        HttpResponse<String> r = post("get_temporal_structure", wrongGranularity.toString());
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(Json.MAPPER.readTree(r.body()).get("error").get("field").asText()).isEqualTo("granularity");
+    }
+
+    @Test
+    void healthReportsElasticsearch() throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(Json.MAPPER.readTree(r.body()).get("elasticsearch").asText()).isIn("green", "yellow");
+    }
+
+    private static HttpResponse<String> post(String tool, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/tools/" + tool))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

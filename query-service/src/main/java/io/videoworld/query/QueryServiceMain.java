@@ -1,0 +1,42 @@
+package io.videoworld.query;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Starts the query service and serves until the process is stopped. */
+@Command(name = "query-service", mixinStandardHelpOptions = true, description = "Serve the VideoWorld tools over REST.")
+public final class QueryServiceMain implements Callable<Integer> {
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to bind (default: ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8080", description = "port (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--es-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE})")
+    String esUrl;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new QueryServiceMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        QueryServer server = new QueryServer(esUrl).start(host, port);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception ignored) {
+                // exiting anyway
+            } finally {
+                stopped.countDown();
+            }
+        }));
+        System.out.println("query service on http://" + host + ":" + server.port() + " (Elasticsearch " + esUrl + ")");
+        stopped.await();
+        return 0;
+    }
+}

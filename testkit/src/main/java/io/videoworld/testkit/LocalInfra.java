@@ -1,0 +1,109 @@
+package io.videoworld.testkit;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+/**
+ * The Docker-free path: Kafka's own in-JVM KRaft test cluster (one combined node) and the real
+ * Elasticsearch server. An Elasticsearch already running at {@code VW_ES_URL} (as {@code .ci/run}
+ * starts it) is reused; otherwise the script starts one on port {@code VW_TEST_ES_PORT} (default
+ * 9250, away from a demo on 9200) and this JVM stops it on exit.
+ */
+final class LocalInfra implements TestInfra {
+    private final KafkaClusterTestKit kafka;
+    private final String esUrl;
+    private final String esOrigin;
+
+    private LocalInfra(KafkaClusterTestKit kafka, String esUrl, String esOrigin) {
+        this.kafka = kafka;
+        this.esUrl = esUrl;
+        this.esOrigin = esOrigin;
+    }
+
+    static LocalInfra start() throws Exception {
+        KafkaClusterTestKit kafka = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+                .setConfigProp("message.max.bytes", "8388608")
+                .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                .setConfigProp("offsets.topic.replication.factor", "1")
+                .setConfigProp("transaction.state.log.replication.factor", "1")
+                .setConfigProp("transaction.state.log.min.isr", "1")
+                .build();
+        kafka.format();
+        kafka.startup();
+        kafka.waitForReadyBrokers();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                kafka.close();
+            } catch (Exception ignored) {
+                // the JVM is exiting
+            }
+        }));
+
+        String given = System.getenv("VW_ES_URL");
+        if (given != null && !given.isBlank() && healthy(given)) {
+            return new LocalInfra(kafka, given, "already running at " + given);
+        }
+        String port = System.getenv().getOrDefault("VW_TEST_ES_PORT", "9250");
+        Path script = Versions.repoRoot().resolve("deploy/elasticsearch.sh");
+        String url = run(script, port, "start").trim();
+        String[] lines = url.split("\n");
+        url = lines[lines.length - 1].trim();
+        if (!healthy(url)) {
+            throw new IllegalStateException("Elasticsearch at " + url + " is not healthy");
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                run(script, port, "stop");
+            } catch (Exception ignored) {
+                // the JVM is exiting
+            }
+        }));
+        return new LocalInfra(kafka, url, "started by deploy/elasticsearch.sh at " + url);
+    }
+
+    private static String run(Path script, String port, String command) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), command).redirectErrorStream(false)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.environment().put("VW_ES_PORT", port);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException("deploy/elasticsearch.sh " + command + " failed: " + out);
+        }
+        return out;
+    }
+
+    static boolean healthy(String url) {
+        try {
+            HttpURLConnection c = (HttpURLConnection) URI.create(url + "/_cluster/health").toURL().openConnection();
+            c.setConnectTimeout(2000);
+            c.setReadTimeout(5000);
+            return c.getResponseCode() == 200;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public String kafkaBootstrap() {
+        return kafka.bootstrapServers();
+    }
+
+    @Override
+    public String elasticsearchUrl() {
+        return esUrl;
+    }
+
+    @Override
+    public String description() {
+        return "in-JVM Kafka " + Versions.get("KAFKA_VERSION") + " (KRaft, " + kafka.bootstrapServers()
+                + ") + Elasticsearch " + Versions.get("ES_VERSION") + " " + esOrigin + " (no Docker engine answered)";
+    }
+}
