@@ -16,17 +16,17 @@ import org.apache.kafka.common.test.TestKitNodes;
  * 9250, away from a demo on 9200) and this JVM stops it on exit.
  */
 final class LocalInfra implements TestInfra {
-    private final KafkaClusterTestKit kafka;
+    private KafkaClusterTestKit kafka;
     private final String esUrl;
     private final String esOrigin;
 
-    private LocalInfra(KafkaClusterTestKit kafka, String esUrl, String esOrigin) {
-        this.kafka = kafka;
+    private LocalInfra(String esUrl, String esOrigin) {
         this.esUrl = esUrl;
         this.esOrigin = esOrigin;
     }
 
-    static LocalInfra start() throws Exception {
+    /** The broker starts on first use, so tests that need only Elasticsearch do not pay for it. */
+    private static KafkaClusterTestKit startKafka() throws Exception {
         KafkaClusterTestKit kafka = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
                 .setConfigProp("message.max.bytes", "8388608")
@@ -45,10 +45,14 @@ final class LocalInfra implements TestInfra {
                 // the JVM is exiting
             }
         }));
+        LOG.info("in-JVM Kafka broker started at {}", kafka.bootstrapServers());
+        return kafka;
+    }
 
+    static LocalInfra start() throws Exception {
         String given = System.getenv("VW_ES_URL");
         if (given != null && !given.isBlank() && healthy(given)) {
-            return new LocalInfra(kafka, given, "already running at " + given);
+            return new LocalInfra(given, "already running at " + given);
         }
         String port = System.getenv().getOrDefault("VW_TEST_ES_PORT", "9250");
         Path script = Versions.repoRoot().resolve("deploy/elasticsearch.sh");
@@ -65,7 +69,7 @@ final class LocalInfra implements TestInfra {
                 // the JVM is exiting
             }
         }));
-        return new LocalInfra(kafka, url, "started by deploy/elasticsearch.sh at " + url);
+        return new LocalInfra(url, "started by deploy/elasticsearch.sh at " + url);
     }
 
     private static String run(Path script, String port, String command) throws IOException, InterruptedException {
@@ -92,7 +96,14 @@ final class LocalInfra implements TestInfra {
     }
 
     @Override
-    public String kafkaBootstrap() {
+    public synchronized String kafkaBootstrap() {
+        if (kafka == null) {
+            try {
+                kafka = startKafka();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start the in-JVM Kafka broker", e);
+            }
+        }
         return kafka.bootstrapServers();
     }
 
@@ -103,7 +114,6 @@ final class LocalInfra implements TestInfra {
 
     @Override
     public String description() {
-        return "in-JVM Kafka " + Versions.get("KAFKA_VERSION") + " (KRaft, " + kafka.bootstrapServers()
-                + ") + Elasticsearch " + Versions.get("ES_VERSION") + " " + esOrigin + " (no Docker engine answered)";
+        return "in-JVM Kafka " + Versions.get("KAFKA_VERSION") + " (KRaft, started on first use) + Elasticsearch " + Versions.get("ES_VERSION") + " " + esOrigin + " (no Docker engine answered)";
     }
 }

@@ -36,13 +36,14 @@ public final class SampleVideo {
     public static List<Double> write(Path out, int width, int height, double fps, double seconds, List<Double> cuts)
             throws IOException {
         int frames = (int) Math.round(seconds * fps);
+        org.bytedeco.ffmpeg.global.avutil.av_log_set_level(org.bytedeco.ffmpeg.global.avutil.AV_LOG_ERROR);
         try (FFmpegFrameRecorder rec = new FFmpegFrameRecorder(out.toFile(), width, height, 0);
                 OpenCVFrameConverter.ToMat conv = new OpenCVFrameConverter.ToMat();
                 Mat img = new Mat(height, width, org.bytedeco.opencv.global.opencv_core.CV_8UC3)) {
             rec.setFormat("mp4");
             rec.setVideoCodec(avcodec.AV_CODEC_ID_MPEG4);
             rec.setFrameRate(fps);
-            rec.setVideoQuality(3);
+            rec.setVideoBitrate(1_500_000);
             rec.setGopSize((int) Math.round(fps));
             rec.start();
             List<Double> shotStarts = new ArrayList<>();

@@ -14,7 +14,12 @@ public final class VideoWorldCli {
 
     /** Runs a command and returns its exit code; errors are one line on stderr, not a stack trace. */
     public static int run(String... args) {
-        CommandLine cli = new CommandLine(new VideoWorldCli());
+        return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
+    }
+
+    /** Runs a command writing to the given streams; for tests and embedding. */
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new VideoWorldCli()).setOut(out).setErr(err);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("videoworld: " + e.getMessage());
             return 2;

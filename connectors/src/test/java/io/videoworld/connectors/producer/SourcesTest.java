@@ -1,0 +1,135 @@
+package io.videoworld.connectors.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.videoworld.core.JpegInfo;
+import io.videoworld.core.SourceKind;
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SourcesTest {
+    @TempDir
+    Path tmp;
+
+    private static List<SourceFrame> drain(FrameSource s) throws IOException {
+        List<SourceFrame> out = new ArrayList<>();
+        SourceFrame f;
+        while ((f = s.next()) != null) {
+            out.add(f);
+        }
+        return out;
+    }
+
+    @Test
+    void aVideoIsSampledAtTheRequestedRateAndResized() throws Exception {
+        Path video = tmp.resolve("clip.mp4");
+        SampleVideo.write(video, 640, 360, 25, 2.0, List.of(1.0));
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 5, new JpegEncoder(320, 80))) {
+            assertThat(s.kind()).isEqualTo(SourceKind.VIDEO);
+            assertThat(s.info().fps()).isEqualTo(25.0);
+            assertThat(s.info().durationMs()).isEqualTo(2000);
+            assertThat(s.info().codec()).isEqualTo("mpeg4");
+            assertThat(s.info().width()).isEqualTo(640);
+            assertThat(s.expectedFrames()).isEqualTo(10);
+            List<SourceFrame> frames = drain(s);
+            assertThat(frames).extracting(SourceFrame::ptsMs)
+                    .containsExactly(0L, 200L, 400L, 600L, 800L, 1000L, 1200L, 1400L, 1600L, 1800L);
+            assertThat(JpegInfo.parse(frames.get(0).jpeg())).isEqualTo(new JpegInfo(320, 180));
+        }
+    }
+
+    @Test
+    void withoutARateEveryFrameIsKept() throws Exception {
+        Path video = tmp.resolve("clip.mp4");
+        SampleVideo.write(video, 320, 180, 25, 1.0, List.of());
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 0, new JpegEncoder(0, 80))) {
+            assertThat(drain(s)).hasSize(25);
+        }
+    }
+
+    @Test
+    void aMissingOrUnreadableVideoIsAClearError() throws Exception {
+        assertThatThrownBy(() -> new VideoFrameSource(tmp.resolve("nope.mp4").toString(), 0, new JpegEncoder(0, 80)))
+                .hasMessageContaining("no such video file");
+        Path junk = Files.writeString(tmp.resolve("junk.mp4"), "not a video");
+        assertThatThrownBy(() -> new VideoFrameSource(junk.toString(), 0, new JpegEncoder(0, 80)))
+                .hasMessageContaining("cannot open video");
+    }
+
+    private void png(Path file, Color c, long mtime) throws IOException {
+        BufferedImage img = new BufferedImage(200, 100, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setColor(c);
+        g.fillRect(0, 0, 200, 100);
+        g.dispose();
+        ImageIO.write(img, "png", file.toFile());
+        Files.setLastModifiedTime(file, FileTime.fromMillis(mtime));
+    }
+
+    @Test
+    void screenshotsSortedByModificationTimeKeepTheirCaptureTimes() throws Exception {
+        png(tmp.resolve("b.png"), Color.RED, 1_700_000_000_000L);
+        png(tmp.resolve("a.png"), Color.BLUE, 1_700_000_002_500L);
+        Files.writeString(tmp.resolve("notes.txt"), "ignored");
+        try (ScreenshotFolderSource s = new ScreenshotFolderSource(tmp, ScreenshotFolderSource.Order.MTIME, 1, 0, new JpegEncoder(100, 80))) {
+            List<SourceFrame> frames = drain(s);
+            assertThat(frames).extracting(SourceFrame::captureTimeMs).containsExactly(1_700_000_000_000L, 1_700_000_002_500L);
+            assertThat(frames).extracting(SourceFrame::ptsMs).containsExactly(0L, 2500L);
+            assertThat(frames.get(0).width()).isEqualTo(100);
+            assertThat(s.info().codec()).isEqualTo("png");
+        }
+    }
+
+    @Test
+    void screenshotsSortedByNameAreSpacedAtTheRate() throws Exception {
+        png(tmp.resolve("002.png"), Color.RED, 5);
+        png(tmp.resolve("001.png"), Color.BLUE, 9);
+        try (ScreenshotFolderSource s = new ScreenshotFolderSource(tmp, ScreenshotFolderSource.Order.NAME, 2, 1000, new JpegEncoder(0, 80))) {
+            assertThat(drain(s)).extracting(SourceFrame::ptsMs, SourceFrame::captureTimeMs)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(0L, 1000L), org.assertj.core.groups.Tuple.tuple(500L, 1500L));
+        }
+    }
+
+    @Test
+    void anEmptyFolderIsAClearError() {
+        assertThatThrownBy(() -> new ScreenshotFolderSource(tmp, ScreenshotFolderSource.Order.NAME, 1, 0, new JpegEncoder(0, 80)))
+                .hasMessageContaining("no .png/.jpg/.jpeg files");
+    }
+
+    @Test
+    void theCliExitsNonZeroWithOneLineForABadPath() {
+        StringWriter err = new StringWriter();
+        int code = VideoWorldCli.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true),
+                "push", tmp.resolve("missing.mp4").toString(), "--bootstrap", "127.0.0.1:1");
+        assertThat(code).isNotZero();
+        assertThat(err.toString()).startsWith("videoworld: no such video file").doesNotContain("\tat ");
+    }
+
+    @Test
+    void theCliRejectsABadOption() {
+        StringWriter err = new StringWriter();
+        int code = VideoWorldCli.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "push", "x", "--jpeg-quality", "0");
+        assertThat(code).isNotZero();
+        assertThat(err.toString()).contains("--jpeg-quality");
+    }
+
+    @Test
+    void streamIdsAreDerivedFromNamesIntoTheSafeAlphabet() {
+        assertThat(PushCommand.defaultStreamId("/videos/My Holiday (2024).mp4")).isEqualTo("My-Holiday--2024-");
+        assertThat(PushCommand.defaultStreamId("/shots/desk/")).isEqualTo("desk");
+        assertThat(PushCommand.defaultStreamId("rtsp://cam.local:554/live.sdp")).isEqualTo("live");
+    }
+}

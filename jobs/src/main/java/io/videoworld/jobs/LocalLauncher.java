@@ -1,0 +1,78 @@
+package io.videoworld.jobs;
+
+import io.videoworld.connectors.kafka.KafkaTopics;
+import java.nio.file.Path;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The local stack in one JVM: an in-JVM Kafka broker (KRaft) and the ingest job on a local Flink
+ * cluster with its web dashboard. Elasticsearch and the query service run as their own processes,
+ * started by {@code bin/videoworld demo}. Stops cleanly on SIGTERM/Ctrl-C.
+ */
+@Command(name = "local-stack", mixinStandardHelpOptions = true,
+        description = "Run Kafka and the ingest job on a local Flink with the dashboard.")
+public final class LocalLauncher implements Callable<Integer> {
+    @Option(names = "--home", defaultValue = ".vw", description = "state folder (default: ${DEFAULT-VALUE})")
+    Path home;
+
+    @Option(names = "--kafka-port", defaultValue = "9092", description = "Kafka port (default: ${DEFAULT-VALUE})")
+    int kafkaPort;
+
+    @Option(names = "--flink-port", defaultValue = "8081", description = "Flink dashboard port (default: ${DEFAULT-VALUE})")
+    int flinkPort;
+
+    @Option(names = "--es-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE})")
+    String esUrl;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "job parallelism (default: ${DEFAULT-VALUE})")
+    int parallelism;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new LocalLauncher()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        EmbeddedKafka kafka = EmbeddedKafka.start(home.resolve("kafka"), kafkaPort);
+        Configuration conf = new Configuration();
+        conf.set(IngestOptions.KAFKA_BOOTSTRAP, kafka.bootstrap());
+        conf.set(IngestOptions.ES_URL, esUrl);
+        KafkaTopics.ensure(kafka.bootstrap(), parallelism, conf.get(IngestOptions.FRAMES_TOPIC), conf.get(IngestOptions.DLQ_TOPIC));
+
+        Configuration flink = new Configuration();
+        flink.set(RestOptions.PORT, flinkPort);
+        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        flink.setString("taskmanager.numberOfTaskSlots", String.valueOf(parallelism));
+        flink.setString("state.checkpoints.dir", home.resolve("checkpoints").toAbsolutePath().toUri().toString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+        env.setParallelism(parallelism);
+        IngestJob.build(env, conf);
+        JobClient job = env.executeAsync("videoworld-ingest");
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                job.cancel().get();
+            } catch (Exception ignored) {
+                // shutting down anyway
+            }
+            kafka.close();
+            stopped.countDown();
+        }));
+        System.out.println("kafka " + kafka.bootstrap() + " | flink dashboard http://127.0.0.1:" + flinkPort
+                + " | ingest job " + job.getJobID() + " -> " + esUrl);
+        System.out.println("ready");
+        stopped.await();
+        return 0;
+    }
+
+}
