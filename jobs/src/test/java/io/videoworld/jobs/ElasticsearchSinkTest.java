@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.base.sink.writer.TestSinkInitContext;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -73,6 +74,18 @@ class ElasticsearchSinkTest {
         var doc = es.get(g -> g.index(Names.VIDEOS_INDEX).id(prefix + "0"), JsonNode.class);
         assertThat(doc.source().get("frames_indexed").asLong()).isEqualTo(20);
         assertThat(doc.version()).isEqualTo(20);
+    }
+
+    @Test
+    void aWriterFlushesOnDemandAndClosingItTwiceIsSafe() throws Exception {
+        String id = "sink-close-" + System.nanoTime();
+        var writer = ElasticsearchSink.builder(TestInfra.get().elasticsearchUrl()).build().createWriter(new TestSinkInitContext());
+        writer.write(video(id, 3, 3), null);
+        writer.flush(true);
+        writer.close();
+        writer.close();
+        es.indices().refresh(r -> r.index(Names.VIDEOS_INDEX));
+        assertThat(es.get(g -> g.index(Names.VIDEOS_INDEX).id(id), JsonNode.class).found()).isTrue();
     }
 
     @Test
