@@ -1,0 +1,116 @@
+package io.videoworld.operators.shots;
+
+import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_2;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_4;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_8;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
+import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_BGR2GRAY;
+import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_BGR2HSV;
+import static org.bytedeco.opencv.global.opencv_imgproc.INTER_AREA;
+import static org.bytedeco.opencv.global.opencv_imgproc.cvtColor;
+import static org.bytedeco.opencv.global.opencv_imgproc.resize;
+
+import io.videoworld.core.FrameBatch;
+import io.videoworld.core.Frame;
+import io.videoworld.core.FrameFeatures;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.opencv.opencv_core.Mat;
+import org.bytedeco.opencv.opencv_core.Size;
+
+/**
+ * Computes {@link FrameFeatures} from a JPEG. The JPEG is decoded at 1/2, 1/4 or 1/8 scale
+ * straight from its DCT coefficients (no full-size decode), then resized to {@link #WIDTH}
+ * pixels wide: every detector works on this one small image, computed once per frame.
+ */
+public final class FeatureExtractor {
+    /** Width of the feature image; heights follow the aspect ratio. */
+    public static final int WIDTH = 96;
+    public static final int HUE_BINS = 8;
+    public static final int SAT_BINS = 4;
+    public static final int VAL_BINS = 4;
+    private static final byte[] HUE_TO_BYTE = new byte[256];
+
+    static {
+        for (int h = 0; h < 256; h++) {
+            HUE_TO_BYTE[h] = (byte) Math.min(255, Math.round(h * 255.0 / 180.0));
+        }
+    }
+
+    private FeatureExtractor() {}
+
+    /** Features of one frame of a batch. */
+    public static FrameFeatures extract(FrameBatch batch, Frame frame) {
+        int reduce = frame.width() >= WIDTH * 8 ? IMREAD_REDUCED_COLOR_8
+                : frame.width() >= WIDTH * 4 ? IMREAD_REDUCED_COLOR_4
+                : frame.width() >= WIDTH * 2 ? IMREAD_REDUCED_COLOR_2 : IMREAD_COLOR;
+        byte[] jpeg = frame.jpeg();
+        try (BytePointer data = new BytePointer(jpeg);
+                Mat encoded = new Mat(1, jpeg.length, CV_8UC1, data);
+                Mat decoded = imdecode(encoded, reduce)) {
+            if (decoded == null || decoded.empty()) {
+                throw new IllegalArgumentException("frame " + frame.index() + " of " + batch.streamId() + " does not decode");
+            }
+            int fh = Math.max(1, (int) Math.round((double) decoded.rows() * WIDTH / decoded.cols()));
+            try (Mat small = new Mat(); Mat hsv = new Mat(); Mat gray = new Mat(); Mat hashImg = new Mat()) {
+                resize(decoded, small, new Size(WIDTH, fh), 0, 0, INTER_AREA);
+                cvtColor(small, hsv, COLOR_BGR2HSV);
+                cvtColor(small, gray, COLOR_BGR2GRAY);
+                resize(gray, hashImg, new Size(9, 8), 0, 0, INTER_AREA);
+
+                byte[] bgr = bytes(small, WIDTH * fh * 3);
+                byte[] hsvBytes = bytes(hsv, WIDTH * fh * 3);
+                for (int i = 0; i < hsvBytes.length; i += 3) {
+                    hsvBytes[i] = HUE_TO_BYTE[hsvBytes[i] & 0xFF];
+                }
+                return new FrameFeatures(batch.streamId(), batch.sourceKind(), batch.sourceUri(), batch.epochMs(),
+                        frame.index(), frame.ptsMs(), batch.eventTimeMs(frame), frame.width(), frame.height(), WIDTH, fh,
+                        hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(hashImg, 72)), jpeg);
+            }
+        }
+    }
+
+    private static byte[] bytes(Mat m, int n) {
+        byte[] out = new byte[n];
+        m.data().get(out);
+        return out;
+    }
+
+    private static double meanOf(byte[] b) {
+        long sum = 0;
+        for (byte x : b) {
+            sum += x & 0xFF;
+        }
+        return (double) sum / b.length;
+    }
+
+    /** Normalised 8x4x4 HSV histogram; position-free, so camera motion barely moves it. */
+    static float[] histogram(byte[] hsv) {
+        float[] h = new float[HUE_BINS * SAT_BINS * VAL_BINS];
+        int n = hsv.length / 3;
+        for (int i = 0; i < hsv.length; i += 3) {
+            int hb = (hsv[i] & 0xFF) * HUE_BINS >> 8;
+            int sb = (hsv[i + 1] & 0xFF) * SAT_BINS >> 8;
+            int vb = (hsv[i + 2] & 0xFF) * VAL_BINS >> 8;
+            h[(hb * SAT_BINS + sb) * VAL_BINS + vb]++;
+        }
+        for (int i = 0; i < h.length; i++) {
+            h[i] /= n;
+        }
+        return h;
+    }
+
+    /** Difference hash: bit i is set when pixel i of a 9x8 grey image is brighter than its right neighbour. */
+    static long dhash(byte[] gray9x8) {
+        long hash = 0;
+        for (int y = 0; y < 8; y++) {
+            for (int x = 0; x < 8; x++) {
+                int left = gray9x8[y * 9 + x] & 0xFF;
+                int right = gray9x8[y * 9 + x + 1] & 0xFF;
+                hash = (hash << 1) | (left > right ? 1 : 0);
+            }
+        }
+        return hash;
+    }
+}

@@ -1,0 +1,51 @@
+package io.videoworld.operators.shots;
+
+import io.videoworld.core.FrameFeatures;
+
+/** Distances between two frames' features, each in a fixed range so thresholds are portable. */
+public final class FrameDistance {
+    private FrameDistance() {}
+
+    /**
+     * Mean absolute difference of H, S and V over all pixels, 0-255, as PySceneDetect's
+     * ContentDetector scores frames, with one change: hue counts only as far as both pixels are
+     * saturated and lit, and saturation only as far as both are lit, because hue and saturation of
+     * near-black or grey pixels are noise (a fade to black otherwise scores like a cut). Hue is
+     * taken the short way round the circle.
+     */
+    public static double content(FrameFeatures a, FrameFeatures b) {
+        byte[] x = a.hsv();
+        byte[] y = b.hsv();
+        if (x.length != y.length) {
+            return 255;
+        }
+        long sum = 0;
+        for (int i = 0; i < x.length; i += 3) {
+            int s1 = x[i + 1] & 0xFF;
+            int s2 = y[i + 1] & 0xFF;
+            int v1 = x[i + 2] & 0xFF;
+            int v2 = y[i + 2] & 0xFF;
+            int lit = Math.min(v1, v2);
+            int dh = Math.abs((x[i] & 0xFF) - (y[i] & 0xFF));
+            dh = Math.min(dh, 256 - dh);
+            sum += dh * Math.min(lit, Math.min(s1, s2)) / 255;
+            sum += Math.abs(s1 - s2) * lit / 255;
+            sum += Math.abs(v1 - v2);
+        }
+        return (double) sum / x.length;
+    }
+
+    /** Half the L1 distance of the colour histograms: 0 for the same colours, 1 for disjoint ones. */
+    public static double histogram(float[] a, float[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += Math.abs(a[i] - b[i]);
+        }
+        return sum / 2;
+    }
+
+    /** Bits that differ between two 64-bit perceptual hashes, 0-64. */
+    public static int hamming(long a, long b) {
+        return Long.bitCount(a ^ b);
+    }
+}

@@ -1,0 +1,78 @@
+package io.videoworld.operators.shots;
+
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Shot detection settings. Thresholds use the ranges of {@link FrameDistance}; durations are in
+ * seconds and turned into frames with the stream's sample rate.
+ *
+ * @param detectors which of content, adaptive, fade and dissolve run; boundaries of all are combined
+ * @param contentThreshold content score (0-255) at or above which the content detector cuts
+ * @param adaptiveRatio how many times its neighbours' average a frame's score must be for the adaptive detector
+ * @param adaptiveMinContent the least content score the adaptive detector accepts
+ * @param adaptiveWindow neighbours on each side averaged by the adaptive detector, in frames
+ * @param fadeFloor mean brightness (0-255) under which a frame counts as black
+ * @param dissolveWindowSec span over which a gradual transition must change the colours
+ * @param dissolveThreshold histogram distance (0-1) that span must reach
+ * @param dissolveMaxStep largest share (0-1) of the window's histogram change that one frame may make inside a
+ *     dissolve; a cut makes nearly all of it at once
+ * @param flashFrames frames after a cut in which a return to the earlier picture marks a flash, not a cut
+ * @param minShotSec shortest shot; closer boundaries are dropped
+ * @param keyframeEverySec periodic keyframes inside a shot, 0 for none
+ * @param sceneThreshold histogram distance under which a shot joins the scene of one of the previous three
+ * @param screenDuplicateBits screens only: frames whose perceptual hash differs by at most this many bits
+ *     from the last kept one are dropped as near-duplicates (3 of 64 bits is about MIRIX's 0.95-0.99 rule)
+ */
+public record ShotParams(
+        Set<String> detectors,
+        double contentThreshold,
+        double adaptiveRatio,
+        double adaptiveMinContent,
+        int adaptiveWindow,
+        double fadeFloor,
+        double dissolveWindowSec,
+        double dissolveThreshold,
+        double dissolveMaxStep,
+        int flashFrames,
+        double minShotSec,
+        double keyframeEverySec,
+        double sceneThreshold,
+        int screenDuplicateBits) implements Serializable {
+
+    public static final String CONTENT = "content";
+    public static final String ADAPTIVE = "adaptive";
+    public static final String FADE = "fade";
+    public static final String DISSOLVE = "dissolve";
+    public static final Set<String> ALL = Set.of(CONTENT, ADAPTIVE, FADE, DISSOLVE);
+
+    public ShotParams {
+        detectors = Set.copyOf(detectors);
+        for (String d : detectors) {
+            if (!ALL.contains(d)) {
+                throw new IllegalArgumentException("unknown shot detector '" + d + "' (known: content, adaptive, fade, dissolve)");
+            }
+        }
+    }
+
+    /** The defaults: adaptive cuts, fades and dissolves. */
+    public static ShotParams defaults() {
+        return new ShotParams(Set.of(ADAPTIVE, FADE, DISSOLVE), 27, 3.0, 15, 2, 12, 1.0, 0.3, 0.5, 3, 0.6, 5.0, 0.3, 3);
+    }
+
+    /** Parses a comma-separated detector list such as {@code "content,fade"}. */
+    public static Set<String> parseDetectors(String list) {
+        return Set.of(list.toLowerCase(Locale.ROOT).replace(" ", "").split(","));
+    }
+
+    public ShotParams withDetectors(Set<String> value) {
+        return new ShotParams(value, contentThreshold, adaptiveRatio, adaptiveMinContent, adaptiveWindow, fadeFloor,
+                dissolveWindowSec, dissolveThreshold, dissolveMaxStep, flashFrames, minShotSec, keyframeEverySec,
+                sceneThreshold, screenDuplicateBits);
+    }
+
+    boolean uses(String detector) {
+        return detectors.contains(detector);
+    }
+}
