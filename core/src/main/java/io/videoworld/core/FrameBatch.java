@@ -14,6 +14,8 @@ import java.util.List;
  *     is {@code captureTimeMs} when present, otherwise {@code epochMs + ptsMs}
  * @param source what the producer knows about the source
  * @param frames the frames, in presentation order; never empty on the wire
+ * @param last true on the final batch of a finite source (a file or a folder): the stream has
+ *     ended, so open shots and episodes close now instead of waiting for an idle timeout
  */
 public record FrameBatch(
         String streamId,
@@ -22,7 +24,14 @@ public record FrameBatch(
         long seq,
         long epochMs,
         SourceInfo source,
-        List<Frame> frames) {
+        List<Frame> frames,
+        boolean last) {
+
+    /** A batch that is not the last of its stream. */
+    public FrameBatch(String streamId, SourceKind sourceKind, String sourceUri, long seq, long epochMs, SourceInfo source,
+            List<Frame> frames) {
+        this(streamId, sourceKind, sourceUri, seq, epochMs, source, frames, false);
+    }
 
     /** Event time of one frame of this batch, in epoch milliseconds. */
     public long eventTimeMs(Frame frame) {

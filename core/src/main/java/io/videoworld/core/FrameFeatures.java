@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param frameIndex producer frame number
  * @param ptsMs presentation time
  * @param eventTimeMs event time
+ * @param batchSeq the batch it arrived in
  * @param width encoded width of the JPEG
  * @param height encoded height of the JPEG
  * @param featureWidth width of {@code hsv}
@@ -33,6 +34,7 @@ public record FrameFeatures(
         long frameIndex,
         long ptsMs,
         long eventTimeMs,
+        long batchSeq,
         int width,
         int height,
         int featureWidth,

@@ -6,12 +6,13 @@ package io.videoworld.core;
  * @param frameIndex producer frame number
  * @param ptsMs presentation time
  * @param eventTimeMs event time
+ * @param batchSeq the batch it arrived in
  * @param width encoded width
  * @param height encoded height
  * @param jpegBytes encoded size
  * @param role first, middle, last or periodic
  */
-public record KeyframeRef(long frameIndex, long ptsMs, long eventTimeMs, int width, int height, int jpegBytes, String role) {
+public record KeyframeRef(long frameIndex, long ptsMs, long eventTimeMs, long batchSeq, int width, int height, int jpegBytes, String role) {
     public static final String FIRST = "first";
     public static final String MIDDLE = "middle";
     public static final String LAST = "last";

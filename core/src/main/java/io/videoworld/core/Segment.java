@@ -10,6 +10,7 @@ import java.util.List;
  * @param streamId the stream
  * @param kind "shot" or "scene"
  * @param epochMs the push it belongs to
+ * @param sourceKind video or screen
  * @param startFrame first frame (producer numbering)
  * @param endFrame first frame after the segment
  * @param startPtsMs presentation time of the first frame
@@ -29,6 +30,7 @@ public record Segment(
         String streamId,
         String kind,
         long epochMs,
+        SourceKind sourceKind,
         long startFrame,
         long endFrame,
         long startPtsMs,

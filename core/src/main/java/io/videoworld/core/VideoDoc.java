@@ -19,7 +19,8 @@ package io.videoworld.core;
  * @param maxFrameIndex the highest frame number seen
  * @param width encoded width of the latest frame
  * @param height encoded height of the latest frame
- * @param status "live" while frames arrive, "idle" once the stream has been silent past the idle timeout
+ * @param status "live" while frames arrive, "ended" after the last batch of a file or folder, "idle"
+ *     once the stream has been silent past the idle timeout
  */
 public record VideoDoc(
         String streamId,
@@ -40,6 +41,7 @@ public record VideoDoc(
 
     public static final String LIVE = "live";
     public static final String IDLE = "idle";
+    public static final String ENDED = "ended";
 
     public String id() {
         return Ids.video(streamId);

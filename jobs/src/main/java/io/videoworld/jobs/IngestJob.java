@@ -9,7 +9,13 @@ import io.videoworld.connectors.producer.KafkaProducers;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameDoc;
+import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Ingested;
+import io.videoworld.core.Segment;
+import io.videoworld.connectors.framestore.FrameStoreSink;
+import io.videoworld.operators.shots.ExtractFeatures;
+import io.videoworld.operators.shots.ShotDetector;
+import org.apache.flink.util.Collector;
 import io.videoworld.operators.RouteDeadLetters;
 import io.videoworld.operators.StreamCatalog;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -44,6 +50,11 @@ public final class IngestJob {
         env.execute("videoworld-ingest");
     }
 
+    private static void segmentWrites(Segment s, Collector<EsWrite> out) {
+        out.collect(EsDocuments.segment(s));
+        EsDocuments.keyframes(s).forEach(out::collect);
+    }
+
     /** Adds the ingest pipeline to an environment; also used by the launcher and the tests. */
     public static void build(StreamExecutionEnvironment env, Configuration conf) {
         env.getConfig().configure(new Configuration().set(PipelineOptions.GENERIC_TYPES, false), IngestJob.class.getClassLoader());
@@ -72,8 +83,17 @@ public final class IngestJob {
                 .process(new StreamCatalog(conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis()))
                 .name("number frames, keep stream info").uid("stream-catalog");
 
+        SingleOutputStreamOperator<Segment> segments = batches
+                .map(new ExtractFeatures()).name("frame features").uid("frame-features")
+                .keyBy(FeatureBatch::streamId, Types.STRING)
+                .process(new ShotDetector(ShotOptions.params(conf), conf.get(ShotOptions.IDLE_GAP).toMillis()))
+                .name("shots and scenes").uid("shot-detector");
+        segments.getSideOutput(ShotDetector.KEYFRAMES)
+                .sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
+
         DataStream<EsWrite> writes = frames.map(EsDocuments::frame, ES_WRITE).name("frame documents")
-                .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"));
+                .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"),
+                        segments.flatMap(IngestJob::segmentWrites, ES_WRITE).name("shot, scene and keyframe documents"));
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
                         .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))
                         .maxInFlightRequests(conf.get(IngestOptions.ES_MAX_IN_FLIGHT))

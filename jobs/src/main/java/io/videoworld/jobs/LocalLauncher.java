@@ -46,6 +46,7 @@ public final class LocalLauncher implements Callable<Integer> {
         Configuration conf = new Configuration();
         conf.set(IngestOptions.KAFKA_BOOTSTRAP, kafka.bootstrap());
         conf.set(IngestOptions.ES_URL, esUrl);
+        conf.set(ShotOptions.FRAME_STORE, home.resolve("frames").toAbsolutePath().toString());
         KafkaTopics.ensure(kafka.bootstrap(), parallelism, conf.get(IngestOptions.FRAMES_TOPIC), conf.get(IngestOptions.DLQ_TOPIC));
 
         Configuration flink = new Configuration();

@@ -98,12 +98,14 @@ class IngestEndToEndTest {
         conf.set(IngestOptions.GROUP_ID, "e2e-" + System.nanoTime());
         conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(1));
+        conf.set(ShotOptions.FRAME_STORE, tmp.resolve("frames").toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         IngestJob.build(env, conf);
         job = env.executeAsync("e2e-ingest");
 
         awaitFrames(20);
+        awaitShots(3);
         server = new QueryServer(infra.elasticsearchUrl()).start("127.0.0.1", 0);
     }
 
@@ -141,6 +143,24 @@ class IngestEndToEndTest {
             Thread.sleep(250);
         }
         throw new AssertionError("frames did not reach Elasticsearch in 120 s");
+    }
+
+    private static void awaitShots(long expected) throws Exception {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+            if (es.indices().exists(e -> e.index(Names.SHOTS_INDEX)).value()) {
+                es.indices().refresh(r -> r.index(Names.SHOTS_INDEX, Names.FRAMES_INDEX));
+                long n = es.count(c -> c.index(Names.SHOTS_INDEX).query(q -> q.bool(b -> b
+                        .filter(f -> f.term(t -> t.field("stream_id").value(STREAM)))
+                        .filter(f -> f.term(t -> t.field("kind").value("shot")))))).count();
+                JsonNode keyframe = es.get(g -> g.index(Names.FRAMES_INDEX).id(STREAM + ":f:0000000008"), JsonNode.class).source();
+                if (n >= expected && keyframe != null && keyframe.has("keyframe_role")) {
+                    return;
+                }
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("shots did not reach Elasticsearch in 60 s");
     }
 
     @AfterAll
@@ -183,7 +203,7 @@ class IngestEndToEndTest {
         assertThat(v.get("batches").asLong()).isEqualTo(4);
         assertThat(v.get("last_seq").asLong()).isEqualTo(3);
         assertThat(v.get("last_pts_ms").asLong()).isEqualTo(3800);
-        assertThat(v.get("status").asText()).isEqualTo("live");
+        assertThat(v.get("status").asText()).isEqualTo("ended");
         assertThat(v.get("source").get("fps").asDouble()).isEqualTo(25.0);
         assertThat(v.get("source").get("duration_ms").asLong()).isEqualTo(4000);
         assertThat(v.get("source").get("codec").asText()).isEqualTo("mpeg4");
@@ -241,18 +261,41 @@ class IngestEndToEndTest {
     }
 
     @Test
-    void getTemporalStructureIsOneHonestSegmentUntilShotsExist() throws Exception {
+    void getTemporalStructureFindsTheShotsAtTheGeneratedCuts() throws Exception {
         HttpResponse<String> r = post("get_temporal_structure", "{\"video_id\": \"" + STREAM + "\", \"granularity\": \"fine\"}");
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode j = Json.MAPPER.readTree(r.body());
         assertThat(j.get("granularity").asText()).isEqualTo("fine");
-        assertThat(j.get("total_segments").asInt()).isEqualTo(1);
-        JsonNode seg = j.get("segments").get(0);
-        assertThat(seg.get("start_time").asDouble()).isZero();
-        assertThat(seg.get("end_time").asDouble()).isEqualTo(4.0);
-        assertThat(seg.get("end_frame").asLong()).isEqualTo(100);
-        assertThat(seg.get("type").asText()).isEqualTo("shot");
-        assertThat(j.get("source").asText()).isEqualTo("whole_stream");
+        assertThat(j.get("source").asText()).isEqualTo("shot_detection");
+        assertThat(j.get("total_segments").asInt()).isEqualTo(3);
+        JsonNode segs = j.get("segments");
+        // Cuts at 1.5 s and 3.0 s; sampled at 5 fps the first frames of the new shots are at 1.6 s and 3.0 s.
+        assertThat(segs.get(0).get("start_time").asDouble()).isZero();
+        assertThat(segs.get(1).get("start_time").asDouble()).isEqualTo(1.6);
+        assertThat(segs.get(2).get("start_time").asDouble()).isEqualTo(3.0);
+        assertThat(segs.get(2).get("end_time").asDouble()).isEqualTo(4.0);
+        assertThat(segs.get(1).get("start_frame").asLong()).isEqualTo(40);
+        assertThat(segs.get(1).get("transition_type").asText()).isEqualTo("cut");
+        assertThat(segs.get(1).get("type").asText()).isEqualTo("shot");
+        assertThat(segs.get(1).get("keyframes").get(0).get("frame_id").asText()).isEqualTo(STREAM + ":f:0000000008");
+
+        JsonNode coarse = Json.MAPPER.readTree(post("get_temporal_structure", "{\"video_id\": \"" + STREAM + "\"}").body());
+        assertThat(coarse.get("granularity").asText()).isEqualTo("coarse");
+        assertThat(coarse.get("segments").get(0).get("type").asText()).isEqualTo("scene");
+        assertThat(coarse.get("total_segments").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void keyframesAreStoredAndIndexedWithTheirShotAndScene() throws Exception {
+        JsonNode d = es.get(g -> g.index(Names.FRAMES_INDEX).id(STREAM + ":f:0000000008"), JsonNode.class).source();
+        assertThat(d.get("keyframe_role").asText()).isEqualTo("first");
+        assertThat(d.get("shot_id").asText()).isEqualTo(STREAM + ":shot:0000000008");
+        assertThat(d.get("scene_id").asText()).startsWith(STREAM + ":scene:");
+        assertThat(d.get("batch_seq").asLong()).isEqualTo(1);
+        Path stored = tmp.resolve("frames").resolve(d.get("store_ref").asText());
+        assertThat(stored).exists();
+        assertThat(io.videoworld.core.JpegInfo.parse(java.nio.file.Files.readAllBytes(stored)))
+                .isEqualTo(new io.videoworld.core.JpegInfo(640, 360));
     }
 
     @Test

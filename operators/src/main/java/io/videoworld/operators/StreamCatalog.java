@@ -20,8 +20,9 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>A batch whose sequence number was already accepted in the same push (same epoch) is a
  * producer retry and is dropped; a batch with a new epoch starts the stream over, as a re-push
- * of the same stream id should. When no batch arrives for {@code idleTimeoutMs} of event time,
- * an event-time timer marks the stream idle, emits the final document and clears all state.
+ * of the same stream id should. The last batch of a file or folder marks the stream ended and
+ * clears its state; when no batch arrives for {@code idleTimeoutMs} of event time, an event-time
+ * timer marks the stream idle, emits the final document and clears all state.
  */
 public final class StreamCatalog extends KeyedProcessFunction<String, FrameBatch, FrameDoc> {
     public static final OutputTag<VideoDoc> VIDEOS = new OutputTag<>("videos", TypeInformation.of(VideoDoc.class));
@@ -57,7 +58,7 @@ public final class StreamCatalog extends KeyedProcessFunction<String, FrameBatch
         Frame last = null;
         for (Frame f : batch.frames()) {
             long eventTime = batch.eventTimeMs(f);
-            out.collect(new FrameDoc(batch.streamId(), f.index(), f.ptsMs(), eventTime, batch.seq(), f.width(),
+            out.collect(new FrameDoc(batch.streamId(), batch.epochMs(), f.index(), f.ptsMs(), eventTime, batch.seq(), f.width(),
                     f.height(), f.jpeg().length, batch.sourceKind()));
             lastEvent = Math.max(lastEvent, eventTime);
             maxIndex = Math.max(maxIndex, f.index());
@@ -66,14 +67,20 @@ public final class StreamCatalog extends KeyedProcessFunction<String, FrameBatch
         VideoDoc next = new VideoDoc(batch.streamId(), batch.sourceKind(), batch.sourceUri(), batch.source(),
                 batch.epochMs(), doc == null ? batch.eventTimeMs() : doc.firstEventTimeMs(), lastEvent, last.ptsMs(),
                 (doc == null ? 0 : doc.framesIndexed()) + batch.frames().size(),
-                (doc == null ? 0 : doc.batches()) + 1, batch.seq(), maxIndex, last.width(), last.height(), VideoDoc.LIVE);
-        stream.update(next);
+                (doc == null ? 0 : doc.batches()) + 1, batch.seq(), maxIndex, last.width(), last.height(),
+                batch.last() ? VideoDoc.ENDED : VideoDoc.LIVE);
         ctx.output(VIDEOS, next);
-
         Long timer = idleTimer.value();
         if (timer != null) {
             ctx.timerService().deleteEventTimeTimer(timer);
         }
+        if (batch.last()) {
+            // The source said it is finished: nothing more to wait for.
+            stream.clear();
+            idleTimer.clear();
+            return;
+        }
+        stream.update(next);
         long at = lastEvent + idleTimeoutMs;
         ctx.timerService().registerEventTimeTimer(at);
         idleTimer.update(at);

@@ -20,6 +20,10 @@ class RecordTypesTest {
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(DeadLetter.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(FrameDoc.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(VideoDoc.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.FeatureBatch.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Segment.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Keyframe.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.shots.ShotState.class);
     }
 
     @Test

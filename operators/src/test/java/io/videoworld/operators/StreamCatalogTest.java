@@ -106,6 +106,18 @@ class StreamCatalogTest {
     }
 
     @Test
+    void theLastBatchOfAFileEndsTheStreamAndClearsItsState() throws Exception {
+        send(batch("harbour", EPOCH, 0, 0, 2));
+        FrameBatch b = batch("harbour", EPOCH, 1, 2, 1);
+        send(new FrameBatch(b.streamId(), b.sourceKind(), b.sourceUri(), b.seq(), b.epochMs(), b.source(), b.frames(), true));
+        VideoDoc last = videoDocs().get(1);
+        assertThat(last.status()).isEqualTo(VideoDoc.ENDED);
+        assertThat(last.framesIndexed()).isEqualTo(3);
+        assertThat(harness.numKeyedStateEntries()).isZero();
+        assertThat(harness.numEventTimeTimers()).isZero();
+    }
+
+    @Test
     void aSilentStreamIsMarkedIdleAndLeavesNoStateOrTimers() throws Exception {
         send(batch("harbour", EPOCH, 0, 0, 2));
         send(batch("harbour", EPOCH, 1, 2, 2));

@@ -8,6 +8,7 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
 import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
 import java.util.LinkedHashMap;
@@ -31,7 +32,7 @@ public final class QueryServer implements AutoCloseable {
     public QueryServer(String esUrl) {
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
-        VideoTools video = new VideoTools(new VideoRepository(es));
+        VideoTools video = new VideoTools(new VideoRepository(es), new SegmentRepository(es));
         tools.put("get_video_info", video::getVideoInfo);
         tools.put("get_temporal_structure", video::getTemporalStructure);
         this.app = Javalin.create(cfg -> {

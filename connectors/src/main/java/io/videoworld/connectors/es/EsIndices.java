@@ -2,6 +2,8 @@ package io.videoworld.connectors.es;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.core.Json;
 import io.videoworld.core.Names;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +16,7 @@ import java.util.List;
  */
 public final class EsIndices {
     /** Every index the ingest job writes. */
-    public static final List<String> ALL = List.of(Names.VIDEOS_INDEX, Names.FRAMES_INDEX);
+    public static final List<String> ALL = List.of(Names.VIDEOS_INDEX, Names.FRAMES_INDEX, Names.SHOTS_INDEX);
 
     private EsIndices() {}
 
@@ -22,6 +24,12 @@ public final class EsIndices {
     public static void ensure(ElasticsearchClient client, List<String> indices) throws IOException {
         for (String index : indices) {
             if (client.indices().exists(e -> e.index(index)).value()) {
+                // Fields only ever get added, so an index made by an older build is brought up to date.
+                try (InputStream mapping = mapping(index)) {
+                    JsonNode mappings = Json.MAPPER.readTree(mapping).get("mappings");
+                    client.indices().putMapping(m -> m.index(index)
+                            .withJson(new java.io.StringReader(mappings.toString())));
+                }
                 continue;
             }
             try (InputStream mapping = mapping(index)) {

@@ -63,7 +63,10 @@ public final class Pusher {
             pendingBytes += f.jpeg().length;
         }
         if (!pending.isEmpty()) {
-            bytes += send(key, new FrameBatch(streamId, source.kind(), sourceUri, seq++, epochMs, source.info(), pending), inFlight);
+            // A finite source's final batch says so; a live source never ends this way.
+            boolean last = source.expectedFrames() >= 0;
+            bytes += send(key, new FrameBatch(streamId, source.kind(), sourceUri, seq++, epochMs, source.info(), pending, last),
+                    inFlight);
         }
         producer.flush();
         awaitAll(inFlight);

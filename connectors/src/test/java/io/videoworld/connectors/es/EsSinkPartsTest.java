@@ -47,9 +47,9 @@ class EsSinkPartsTest {
 
     @Test
     void frameDocumentsHaveSnakeCaseJsonAndDeterministicIds() {
-        EsWrite w = EsDocuments.frame(new FrameDoc("cam", 7, 280, 1280, 1, 64, 36, 900, SourceKind.SCREEN));
+        EsWrite w = EsDocuments.frame(new FrameDoc("cam", 1_700_000_000_000L, 7, 280, 1280, 1, 64, 36, 900, SourceKind.SCREEN));
         assertThat(w.id()).isEqualTo("cam:f:0000000007");
-        assertThat(w.version()).isEqualTo(EsWrite.UNVERSIONED);
+        assertThat(w.version()).isEqualTo(EsDocuments.pushVersion(1_700_000_000_000L, 1));
         assertThat(new String(w.json(), StandardCharsets.UTF_8))
                 .contains("\"frame_index\":7").contains("\"event_time_ms\":1280").contains("\"source_kind\":\"screen\"");
     }

@@ -65,7 +65,7 @@ public final class FeatureExtractor {
                     hsvBytes[i] = HUE_TO_BYTE[hsvBytes[i] & 0xFF];
                 }
                 return new FrameFeatures(batch.streamId(), batch.sourceKind(), batch.sourceUri(), batch.epochMs(),
-                        frame.index(), frame.ptsMs(), batch.eventTimeMs(frame), frame.width(), frame.height(), WIDTH, fh,
+                        frame.index(), frame.ptsMs(), batch.eventTimeMs(frame), batch.seq(), frame.width(), frame.height(), WIDTH, fh,
                         hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(hashImg, 72)), jpeg);
             }
         }

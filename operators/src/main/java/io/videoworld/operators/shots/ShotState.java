@@ -47,7 +47,7 @@ public record ShotState(
     public record Boundary(long position, String transition, String detector, double score) {}
 
     /** A keyframe candidate kept to pick the middle of a shot when it closes. */
-    public record Candidate(long frameIndex, long ptsMs, long eventTimeMs, int width, int height, float[] hist, byte[] jpeg) {}
+    public record Candidate(long frameIndex, long ptsMs, long eventTimeMs, long batchSeq, int width, int height, float[] hist, byte[] jpeg) {}
 
     /**
      * The shot being assembled; {@code candidates} holds frames {@code stride} apart across the

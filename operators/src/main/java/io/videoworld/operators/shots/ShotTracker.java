@@ -378,7 +378,7 @@ public final class ShotTracker {
         }
         List<KeyframeRef> refs = new ArrayList<>(shot.keyframes());
         if (mid.frameIndex() != shot.startFrame()) {
-            refs.add(new KeyframeRef(mid.frameIndex(), mid.ptsMs(), mid.eventTimeMs(), mid.width(), mid.height(),
+            refs.add(new KeyframeRef(mid.frameIndex(), mid.ptsMs(), mid.eventTimeMs(), mid.batchSeq(), mid.width(), mid.height(),
                     mid.jpeg().length, KeyframeRef.MIDDLE));
             out.keyframe(new Keyframe(last.streamId(), last.epochMs(), mid.frameIndex(), mid.ptsMs(), KeyframeRef.MIDDLE, mid.jpeg()));
         }
@@ -413,7 +413,7 @@ public final class ShotTracker {
         scene = new OpenScene(scene.startFrame(), scene.startPtsMs(), scene.startEventTimeMs(), scene.transitionIn(),
                 scene.detector(), scene.score(), scene.shots() + 1, scene.representativeFrame(), hists);
 
-        out.segment(new Segment(last.streamId(), Segment.SHOT, last.epochMs(), shot.startFrame(), endFrame, shot.startPtsMs(),
+        out.segment(new Segment(last.streamId(), Segment.SHOT, last.epochMs(), last.sourceKind(), shot.startFrame(), endFrame, shot.startPtsMs(),
                 endPts, shot.startEventTimeMs(), endEvent, shot.transitionIn(), shot.detector(), shot.score(),
                 scene.startFrame(), 1, mid.frameIndex(), List.copyOf(refs), true));
         if (next != null) {
@@ -426,13 +426,14 @@ public final class ShotTracker {
         FrameFeatures any = frames.isEmpty() ? null : frames.get(frames.size() - 1);
         String stream = any != null ? any.streamId() : "";
         long epoch = any != null ? any.epochMs() : 0;
-        return new Segment(stream, Segment.SCENE, epoch, s.startFrame(), endFrame, s.startPtsMs(), endPts,
+        SourceKind kind = any != null ? any.sourceKind() : SourceKind.VIDEO;
+        return new Segment(stream, Segment.SCENE, epoch, kind, s.startFrame(), endFrame, s.startPtsMs(), endPts,
                 s.startEventTimeMs(), endEvent, s.transitionIn(), s.detector(), s.score(), s.startFrame(), s.shots(),
                 s.representativeFrame(), List.of(), closed);
     }
 
     private static KeyframeRef ref(FrameFeatures f, String role) {
-        return new KeyframeRef(f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.width(), f.height(), f.jpeg().length, role);
+        return new KeyframeRef(f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.batchSeq(), f.width(), f.height(), f.jpeg().length, role);
     }
 
     private static Keyframe keyframe(FrameFeatures f, String role) {
@@ -440,7 +441,7 @@ public final class ShotTracker {
     }
 
     private static Candidate candidate(FrameFeatures f) {
-        return new Candidate(f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.width(), f.height(), f.hist(), f.jpeg());
+        return new Candidate(f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.batchSeq(), f.width(), f.height(), f.hist(), f.jpeg());
     }
 
     /** Keeps only the frames later decisions can still look at, and drops JPEGs assembly is done with. */
@@ -462,7 +463,7 @@ public final class ShotTracker {
 
     private static FrameFeatures stripJpeg(FrameFeatures f) {
         return new FrameFeatures(f.streamId(), f.sourceKind(), f.sourceUri(), f.epochMs(), f.frameIndex(), f.ptsMs(),
-                f.eventTimeMs(), f.width(), f.height(), f.featureWidth(), f.featureHeight(), f.hsv(), f.hist(), f.luma(),
+                f.eventTimeMs(), f.batchSeq(), f.width(), f.height(), f.featureWidth(), f.featureHeight(), f.hsv(), f.hist(), f.luma(),
                 f.dhash(), new byte[0]);
     }
 }

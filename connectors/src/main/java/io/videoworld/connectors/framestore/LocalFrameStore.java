@@ -1,0 +1,48 @@
+package io.videoworld.connectors.framestore;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+
+/** Keyframes as files under a root directory; writes go through a temp file and a rename, so readers never see half a JPEG. */
+public final class LocalFrameStore implements FrameStore {
+    private final Path root;
+
+    public LocalFrameStore(Path root) {
+        this.root = root.toAbsolutePath();
+    }
+
+    private Path resolve(String key) {
+        Path p = root.resolve(key).normalize();
+        if (!p.startsWith(root) || key.contains("..")) {
+            throw new IllegalArgumentException("frame store key escapes the store: " + key);
+        }
+        return p;
+    }
+
+    @Override
+    public void put(String key, byte[] jpeg) throws IOException {
+        Path target = resolve(key);
+        Files.createDirectories(target.getParent());
+        Path tmp = Files.createTempFile(target.getParent(), ".put-", ".tmp");
+        Files.write(tmp, jpeg);
+        try {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) throws IOException {
+        try {
+            return Optional.of(Files.readAllBytes(resolve(key)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+}
