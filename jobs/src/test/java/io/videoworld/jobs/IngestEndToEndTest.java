@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,7 +59,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IngestEndToEndTest {
     private static final String STREAM = "harbour-walk";
-    private static final long EPOCH = 1_700_000_000_000L;
+    /** Each run its own push, so documents left by an earlier run against the same server never answer for this one. */
+    private static final long EPOCH = System.currentTimeMillis();
     private static final String FRAMES_TOPIC = "e2e.frames";
     private static final String DLQ_TOPIC = "e2e.dlq";
 
@@ -82,7 +84,6 @@ class IngestEndToEndTest {
         infra = TestInfra.get();
         transport = EsClients.transport(infra.elasticsearchUrl());
         es = EsClients.sync(transport);
-        KafkaTopics.ensure(infra.kafkaBootstrap(), 2, FRAMES_TOPIC, DLQ_TOPIC);
 
         Path video = tmp.resolve("harbour walk.mp4");
         SampleVideo.write(video, 640, 360, 25, 4.0, List.of(1.5, 3.0));
@@ -91,22 +92,22 @@ class IngestEndToEndTest {
         assertThat(exit).isZero();
         pushMalformed();
 
-        Configuration conf = new Configuration();
-        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
-        conf.set(IngestOptions.FRAMES_TOPIC, FRAMES_TOPIC);
-        conf.set(IngestOptions.DLQ_TOPIC, DLQ_TOPIC);
-        conf.set(IngestOptions.GROUP_ID, "e2e-" + System.nanoTime());
-        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
-        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(1));
-        conf.set(ShotOptions.FRAME_STORE, tmp.resolve("frames").toString());
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
-        IngestJob.build(env, conf);
-        job = env.executeAsync("e2e-ingest");
-
-        awaitFrames(20);
-        awaitShots(3);
-        server = new QueryServer(infra.elasticsearchUrl()).start("127.0.0.1", 0);
+        job = IngestRun.start(infra, "e2e", tmp.resolve("frames"));
+        IngestRun.await("20 frames and the stream document in Elasticsearch", 120, () -> {
+            long n = IngestRun.count(es, Names.FRAMES_INDEX, Query.of(q -> q.bool(b -> b
+                    .filter(IngestRun.term("stream_id", STREAM)).filter(IngestRun.term("epoch_ms", String.valueOf(EPOCH))))));
+            var v = es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class);
+            return n >= 20 && v.found() && v.source().get("epoch_ms").asLong() == EPOCH
+                    && v.source().get("frames_indexed").asLong() >= 20;
+        });
+        IngestRun.await("3 shots and the keyframe documents", 60, () -> {
+            long n = IngestRun.count(es, Names.SHOTS_INDEX, Query.of(q -> q.bool(b -> b
+                    .filter(IngestRun.term("stream_id", STREAM)).filter(IngestRun.term("kind", "shot"))
+                    .filter(IngestRun.term("epoch_ms", String.valueOf(EPOCH))))));
+            JsonNode keyframe = es.get(g -> g.index(Names.FRAMES_INDEX).id(STREAM + ":f:0000000008"), JsonNode.class).source();
+            return n >= 3 && keyframe != null && keyframe.has("keyframe_role") && keyframe.get("epoch_ms").asLong() == EPOCH;
+        });
+        server = new QueryServer(infra.elasticsearchUrl(), tmp.resolve("frames").toString()).start("127.0.0.1", 0);
     }
 
     private static void pushMalformed() throws Exception {
@@ -127,40 +128,6 @@ class IngestEndToEndTest {
                 p.send(new ProducerRecord<>(FRAMES_TOPIC, "bad-batches".getBytes(StandardCharsets.UTF_8), value)).get();
             }
         }
-    }
-
-    private static void awaitFrames(long expected) throws Exception {
-        long deadline = System.currentTimeMillis() + 120_000;
-        while (System.currentTimeMillis() < deadline) {
-            if (es.indices().exists(e -> e.index(Names.FRAMES_INDEX)).value()) {
-                es.indices().refresh(r -> r.index(Names.FRAMES_INDEX, Names.VIDEOS_INDEX));
-                long n = es.count(c -> c.index(Names.FRAMES_INDEX).query(q -> q.term(t -> t.field("stream_id").value(STREAM)))).count();
-                var v = es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class);
-                if (n >= expected && v.found() && v.source().get("frames_indexed").asLong() >= expected) {
-                    return;
-                }
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("frames did not reach Elasticsearch in 120 s");
-    }
-
-    private static void awaitShots(long expected) throws Exception {
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < deadline) {
-            if (es.indices().exists(e -> e.index(Names.SHOTS_INDEX)).value()) {
-                es.indices().refresh(r -> r.index(Names.SHOTS_INDEX, Names.FRAMES_INDEX));
-                long n = es.count(c -> c.index(Names.SHOTS_INDEX).query(q -> q.bool(b -> b
-                        .filter(f -> f.term(t -> t.field("stream_id").value(STREAM)))
-                        .filter(f -> f.term(t -> t.field("kind").value("shot")))))).count();
-                JsonNode keyframe = es.get(g -> g.index(Names.FRAMES_INDEX).id(STREAM + ":f:0000000008"), JsonNode.class).source();
-                if (n >= expected && keyframe != null && keyframe.has("keyframe_role")) {
-                    return;
-                }
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("shots did not reach Elasticsearch in 60 s");
     }
 
     @AfterAll

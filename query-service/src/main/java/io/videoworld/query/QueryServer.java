@@ -8,7 +8,11 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
 import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.es.FrameRepository;
 import io.videoworld.connectors.es.SegmentRepository;
+import io.videoworld.connectors.framestore.FrameStore;
+import io.videoworld.connectors.images.Images;
+import io.videoworld.core.VideoDoc;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
 import java.util.LinkedHashMap;
@@ -29,12 +33,27 @@ public final class QueryServer implements AutoCloseable {
     private final Map<String, Tool> tools = new TreeMap<>();
     private final Javalin app;
 
-    public QueryServer(String esUrl) {
+    private final VideoRepository videos;
+    private final FrameAccess frames;
+
+    /**
+     * @param esUrl Elasticsearch
+     * @param frameStore the keyframe store the ingest job writes (a directory)
+     */
+    public QueryServer(String esUrl, String frameStore) {
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
-        VideoTools video = new VideoTools(new VideoRepository(es), new SegmentRepository(es));
+        this.videos = new VideoRepository(es);
+        SegmentRepository segments = new SegmentRepository(es);
+        FrameRepository frameDocs = new FrameRepository(es);
+        this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore));
+        VideoTools video = new VideoTools(videos, segments);
+        FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames);
         tools.put("get_video_info", video::getVideoInfo);
         tools.put("get_temporal_structure", video::getTemporalStructure);
+        tools.put("sample_frames", frameTools::sampleFrames);
+        tools.put("crop_region", frameTools::cropRegion);
+        tools.put("get_segment", frameTools::getSegment);
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
@@ -42,6 +61,7 @@ public final class QueryServer implements AutoCloseable {
         app.get("/health", this::health);
         app.get("/v1/tools", ctx -> ctx.json(Map.of("tools", tools.keySet())));
         app.post("/v1/tools/{name}", this::callTool);
+        app.get("/v1/frames/{id}", this::frame);
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.field(), e.getMessage()));
         app.exception(Exception.class, (e, ctx) -> {
             LOG.error("request {} failed", ctx.path(), e);
@@ -87,6 +107,59 @@ public final class QueryServer implements AutoCloseable {
                     + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
         }
         ctx.json(tool.call(Args.of(body)));
+    }
+
+    /**
+     * A frame's JPEG, optionally cropped ({@code crop=x,y,w,h} normalised, {@code padding}) and
+     * resized ({@code width}, {@code height}); the {@code X-VideoWorld-Origin} header says whether
+     * it was decoded from the source or is a stored keyframe.
+     */
+    private void frame(Context ctx) throws Exception {
+        String id = ctx.pathParam("id");
+        int sep = id.indexOf(":f:");
+        if (sep <= 0) {
+            throw ApiException.badField("id", "'" + id + "' is not a frame id (stream:f:index)");
+        }
+        VideoDoc v = Videos.byId(videos, id.substring(0, sep));
+        FrameAccess.Image img = frames.byId(id, v);
+        int width = intParam(ctx, "width");
+        int height = intParam(ctx, "height");
+        Images.PixelBox box = null;
+        String crop = ctx.queryParam("crop");
+        if (crop != null) {
+            double[] b;
+            try {
+                b = java.util.Arrays.stream(crop.split(",")).mapToDouble(Double::parseDouble).toArray();
+            } catch (NumberFormatException e) {
+                b = new double[0];
+            }
+            if (b.length != 4 || b[0] < 0 || b[1] < 0 || b[2] <= 0 || b[3] <= 0 || b[0] + b[2] > 1 + 1e-9 || b[1] + b[3] > 1 + 1e-9) {
+                throw ApiException.badField("crop", "'crop' must be x,y,width,height inside [0, 1]");
+            }
+            String pad = ctx.queryParam("padding");
+            int[] wh = Images.size(img.jpeg());
+            box = Images.box(b, pad == null ? 0 : Double.parseDouble(pad), wh[0], wh[1]);
+        }
+        byte[] jpeg = Images.transform(img.jpeg(), box, width, height, 90);
+        ctx.header("X-VideoWorld-Origin", img.origin());
+        ctx.header("Cache-Control", "max-age=3600");
+        ctx.contentType("image/jpeg").result(jpeg);
+    }
+
+    private static int intParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 1 || n > 8192) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw ApiException.badField(name, "'" + name + "' must be a whole number from 1 to 8192");
+        }
     }
 
     private static void error(Context ctx, int status, String code, String field, String message) {

@@ -18,13 +18,16 @@ public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--es-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE})")
     String esUrl;
 
+    @Option(names = "--frame-store", defaultValue = ".vw/frames", description = "keyframe store directory (default: ${DEFAULT-VALUE})")
+    String frameStore;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
-        QueryServer server = new QueryServer(esUrl).start(host, port);
+        QueryServer server = new QueryServer(esUrl, frameStore).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -33,8 +33,7 @@ public final class VideoTools {
     }
 
     private VideoDoc video(Args args) throws IOException {
-        String id = args.requiredString("video_id");
-        return videos.find(id).orElseThrow(() -> ApiException.notFound("video_id", "no video with id '" + id + "' has been ingested"));
+        return Videos.require(videos, args);
     }
 
     /** Seed 000 API-1. */
@@ -180,7 +179,7 @@ public final class VideoTools {
         return b == 0 ? a : gcd(b, a % b);
     }
 
-    private static double round(double v, int digits) {
+    static double round(double v, int digits) {
         double f = Math.pow(10, digits);
         return Math.round(v * f) / f;
     }

@@ -1,0 +1,70 @@
+package io.videoworld.jobs;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import io.videoworld.connectors.kafka.KafkaTopics;
+import io.videoworld.testkit.TestInfra;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/** The ingest job on the test's MiniCluster, reading its own topics, and waits on what it writes. */
+final class IngestRun {
+    private IngestRun() {}
+
+    /** Creates {@code prefix.frames} and {@code prefix.dlq} and starts the job on them. */
+    static JobClient start(TestInfra infra, String prefix, Path frameStore) throws Exception {
+        KafkaTopics.ensure(infra.kafkaBootstrap(), 2, prefix + ".frames", prefix + ".dlq");
+        Configuration conf = new Configuration();
+        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
+        conf.set(IngestOptions.FRAMES_TOPIC, prefix + ".frames");
+        conf.set(IngestOptions.DLQ_TOPIC, prefix + ".dlq");
+        conf.set(IngestOptions.GROUP_ID, prefix + "-" + System.nanoTime());
+        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
+        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(1));
+        conf.set(ShotOptions.FRAME_STORE, frameStore.toString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        IngestJob.build(env, conf);
+        return env.executeAsync(prefix + "-ingest");
+    }
+
+    /** Documents in an index matching a query, after a refresh; 0 while the index does not exist. */
+    static long count(ElasticsearchClient es, String index, Query query) throws Exception {
+        if (!es.indices().exists(e -> e.index(index)).value()) {
+            return 0;
+        }
+        es.indices().refresh(r -> r.index(index));
+        return es.count(c -> c.index(index).query(query)).count();
+    }
+
+    /** Polls until the condition holds, failing with {@code what} after {@code seconds}. */
+    static void await(String what, int seconds, Check check) throws Exception {
+        long deadline = System.currentTimeMillis() + seconds * 1000L;
+        Exception last = null;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                if (check.holds()) {
+                    return;
+                }
+            } catch (Exception e) {
+                // An index the job has not created yet, say; the next poll may see it.
+                last = e;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError(what + " did not happen in " + seconds + " s", last);
+    }
+
+    /** A condition that may touch Elasticsearch. */
+    @FunctionalInterface
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    static Query term(String field, String value) {
+        return Query.of(q -> q.term(t -> t.field(field).value(value)));
+    }
+}

@@ -1,0 +1,93 @@
+package io.videoworld.query;
+
+import io.videoworld.connectors.es.FrameRepository;
+import io.videoworld.connectors.framestore.FrameStore;
+import io.videoworld.connectors.producer.VideoSeeker;
+import io.videoworld.core.FrameDoc;
+import io.videoworld.core.Ids;
+import io.videoworld.core.SourceKind;
+import io.videoworld.core.VideoDoc;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Pictures of a stream at given times. When the source video file is still reachable, frames
+ * are decoded from it at the exact time (frame-accurate seek); otherwise the nearest stored
+ * keyframe is used, and each image says which it is ({@code origin}) and how far off it is.
+ */
+final class FrameAccess {
+    /** A frame's picture and where it came from. */
+    record Image(String frameId, long ptsMs, byte[] jpeg, String origin, long offsetMs) {}
+
+    static final String DECODED = "decoded";
+    static final String STORED = "stored_keyframe";
+    static final String NEAREST = "nearest_keyframe";
+
+    private final FrameRepository frames;
+    private final FrameStore store;
+
+    FrameAccess(FrameRepository frames, FrameStore store) {
+        this.frames = frames;
+        this.store = store;
+    }
+
+    boolean decodable(VideoDoc v) {
+        return v.sourceKind() == SourceKind.VIDEO && VideoSeeker.readable(v.sourceUri());
+    }
+
+    /** The indexed frame nearest to a presentation time (producer numbering). */
+    static String nearestFrameId(VideoDoc v, long ptsMs) {
+        double fps = v.source().sampleFps() > 0 ? v.source().sampleFps() : v.source().fps();
+        long index = Math.max(0, Math.min(v.maxFrameIndex(), Math.round(ptsMs * fps / 1000.0)));
+        return Ids.frame(v.streamId(), index);
+    }
+
+    List<Image> at(VideoDoc v, List<Double> timesSec) throws IOException {
+        List<Image> out = new ArrayList<>();
+        if (decodable(v)) {
+            for (VideoSeeker.Decoded d : VideoSeeker.grab(v.sourceUri(), timesSec, 0)) {
+                out.add(new Image(nearestFrameId(v, d.ptsMs()), d.ptsMs(), d.frame().jpeg(), DECODED, 0));
+            }
+            return out;
+        }
+        for (double t : timesSec) {
+            long pts = Math.round(t * 1000);
+            FrameDoc k = frames.nearestKeyframe(v.streamId(), v.epochMs(), pts).orElseThrow(() -> new ApiException(404,
+                    "no_frames", "video_id", "the source of '" + v.streamId() + "' is not reachable and no keyframe is stored"));
+            out.add(new Image(k.id(), k.ptsMs(), stored(k), NEAREST, Math.abs(k.ptsMs() - pts)));
+        }
+        return out;
+    }
+
+    /** Frame ids only, without reading any picture: the indexed frame nearest each time. */
+    List<Image> idsAt(VideoDoc v, List<Double> timesSec) throws IOException {
+        List<Image> out = new ArrayList<>();
+        for (double t : timesSec) {
+            long pts = Math.round(t * 1000);
+            if (decodable(v)) {
+                out.add(new Image(nearestFrameId(v, pts), pts, null, DECODED, 0));
+            } else {
+                FrameDoc k = frames.nearestKeyframe(v.streamId(), v.epochMs(), pts).orElseThrow(() -> new ApiException(404,
+                        "no_frames", "video_id", "the source of '" + v.streamId() + "' is not reachable and no keyframe is stored"));
+                out.add(new Image(k.id(), k.ptsMs(), null, NEAREST, Math.abs(k.ptsMs() - pts)));
+            }
+        }
+        return out;
+    }
+
+    /** A frame by id: its stored JPEG if it is a keyframe, else decoded from the source, else the nearest keyframe. */
+    Image byId(String frameId, VideoDoc v) throws IOException {
+        FrameDoc doc = frames.find(frameId).orElseThrow(() -> ApiException.notFound("frame_id", "no frame with id '" + frameId + "'"));
+        if (doc.storeRef() != null) {
+            return new Image(frameId, doc.ptsMs(), stored(doc), STORED, 0);
+        }
+        Image img = at(v, List.of(doc.ptsMs() / 1000.0)).get(0);
+        return new Image(frameId, img.ptsMs(), img.jpeg(), img.origin(), Math.abs(img.ptsMs() - doc.ptsMs()));
+    }
+
+    private byte[] stored(FrameDoc k) throws IOException {
+        return store.get(k.storeRef()).orElseThrow(() -> new ApiException(404, "no_frames", "frame_id",
+                "keyframe '" + k.id() + "' is indexed but its JPEG is not in the frame store"));
+    }
+}
