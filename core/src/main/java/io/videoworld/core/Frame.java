@@ -12,8 +12,17 @@ import java.util.Objects;
  * @param width encoded width in pixels
  * @param height encoded height in pixels
  * @param jpeg the JPEG-encoded image
+ * @param thumb optional: a JPEG of the same picture {@link #THUMB_WIDTH} pixels wide, made by the
+ *     producer from the decoded pixels it already has, so shot detection needs no full JPEG decode
  */
-public record Frame(long index, long ptsMs, Long captureTimeMs, int width, int height, byte[] jpeg) {
+public record Frame(long index, long ptsMs, Long captureTimeMs, int width, int height, byte[] jpeg, byte[] thumb) {
+    /** Width of {@code thumb}; the height keeps the aspect ratio. */
+    public static final int THUMB_WIDTH = 80;
+
+    /** A frame without a thumbnail (older producers, tests). */
+    public Frame(long index, long ptsMs, Long captureTimeMs, int width, int height, byte[] jpeg) {
+        this(index, ptsMs, captureTimeMs, width, height, jpeg, null);
+    }
 
     // Records compare arrays by identity; frames are compared by content in tests and dedup.
     @Override
@@ -24,7 +33,8 @@ public record Frame(long index, long ptsMs, Long captureTimeMs, int width, int h
                 && Objects.equals(captureTimeMs, f.captureTimeMs)
                 && width == f.width
                 && height == f.height
-                && Arrays.equals(jpeg, f.jpeg);
+                && Arrays.equals(jpeg, f.jpeg)
+                && Arrays.equals(thumb, f.thumb);
     }
 
     @Override

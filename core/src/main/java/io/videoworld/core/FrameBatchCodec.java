@@ -103,6 +103,9 @@ public final class FrameBatchCodec {
             if (info == null) {
                 throw new MalformedBatchException("frame " + f.index() + ": corrupt JPEG");
             }
+            if (f.thumb() != null && JpegInfo.parse(f.thumb()) == null) {
+                throw new MalformedBatchException("frame " + f.index() + ": corrupt thumbnail JPEG");
+            }
             if (info.width() != f.width() || info.height() != f.height()) {
                 throw new MalformedBatchException("frame " + f.index() + ": JPEG is " + info.width() + "x" + info.height()
                         + " but the batch says " + f.width() + "x" + f.height());

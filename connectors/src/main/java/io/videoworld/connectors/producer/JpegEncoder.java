@@ -5,13 +5,16 @@ import static org.bytedeco.opencv.global.opencv_imgcodecs.imencode;
 import static org.bytedeco.opencv.global.opencv_imgproc.INTER_AREA;
 import static org.bytedeco.opencv.global.opencv_imgproc.resize;
 
+import io.videoworld.core.Frame;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.opencv.opencv_core.Mat;
 import org.bytedeco.opencv.opencv_core.Size;
 
 /**
  * Resizes to a target width (keeping the aspect ratio, even dimensions) and encodes JPEG with
- * OpenCV, which is several times faster than Java2D for both steps.
+ * OpenCV, which is several times faster than Java2D for both steps. It also makes the small
+ * thumbnail that shot detection reads, from the pixels already decoded here.
  */
 public final class JpegEncoder {
     private final int targetWidth;
@@ -42,17 +45,25 @@ public final class JpegEncoder {
             resize(bgr, resized, new Size(size[0], size[1]), 0, 0, INTER_AREA);
             img = resized;
         }
-        try (BytePointer buf = new BytePointer()) {
-            if (!imencode(".jpg", img, buf, new org.bytedeco.javacpp.IntPointer(IMWRITE_JPEG_QUALITY, quality))) {
-                throw new IllegalStateException("JPEG encoding failed");
-            }
-            byte[] jpeg = new byte[(int) buf.limit()];
-            buf.get(jpeg);
-            return new SourceFrame(ptsMs, captureTimeMs, size[0], size[1], jpeg);
+        try (Mat thumb = new Mat()) {
+            int th = Math.max(2, (int) Math.round((double) img.rows() * Frame.THUMB_WIDTH / img.cols()));
+            resize(img, thumb, new Size(Frame.THUMB_WIDTH, th), 0, 0, INTER_AREA);
+            return new SourceFrame(ptsMs, captureTimeMs, size[0], size[1], jpeg(img, quality), jpeg(thumb, 90));
         } finally {
             if (resized != null) {
                 resized.close();
             }
+        }
+    }
+
+    private static byte[] jpeg(Mat img, int quality) {
+        try (BytePointer buf = new BytePointer(); IntPointer params = new IntPointer(IMWRITE_JPEG_QUALITY, quality)) {
+            if (!imencode(".jpg", img, buf, params)) {
+                throw new IllegalStateException("JPEG encoding failed");
+            }
+            byte[] out = new byte[(int) buf.limit()];
+            buf.get(out);
+            return out;
         }
     }
 }

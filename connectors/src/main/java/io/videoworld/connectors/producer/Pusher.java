@@ -59,7 +59,7 @@ public final class Pusher {
                 pending = new ArrayList<>();
                 pendingBytes = 0;
             }
-            pending.add(new Frame(frameIndex++, f.ptsMs(), f.captureTimeMs(), f.width(), f.height(), f.jpeg()));
+            pending.add(new Frame(frameIndex++, f.ptsMs(), f.captureTimeMs(), f.width(), f.height(), f.jpeg(), f.thumb()));
             pendingBytes += f.jpeg().length;
         }
         if (!pending.isEmpty()) {

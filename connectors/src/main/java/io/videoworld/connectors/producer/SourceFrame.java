@@ -8,5 +8,6 @@ package io.videoworld.connectors.producer;
  * @param width encoded width
  * @param height encoded height
  * @param jpeg encoded image
+ * @param thumb the same picture {@link io.videoworld.core.Frame#THUMB_WIDTH} pixels wide, JPEG
  */
-public record SourceFrame(long ptsMs, Long captureTimeMs, int width, int height, byte[] jpeg) {}
+public record SourceFrame(long ptsMs, Long captureTimeMs, int width, int height, byte[] jpeg, byte[] thumb) {}

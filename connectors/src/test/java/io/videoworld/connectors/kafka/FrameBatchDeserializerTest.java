@@ -25,7 +25,7 @@ class FrameBatchDeserializerTest {
         }
         return FrameBatchCodec.encode(new FrameBatch(stream, SourceKind.VIDEO, "v.mp4", 0, 1000,
                 new SourceInfo(25, null, null, "h264", false, 0, 0, null, null, 64, 36, 25),
-                List.of(new Frame(0, 0, null, f.width(), f.height(), f.jpeg()))));
+                List.of(new Frame(0, 0, null, f.width(), f.height(), f.jpeg(), f.thumb()))));
     }
 
     private static ConsumerRecord<byte[], byte[]> record(String key, byte[] value) {

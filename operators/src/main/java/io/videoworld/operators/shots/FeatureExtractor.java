@@ -20,13 +20,14 @@ import org.bytedeco.opencv.opencv_core.Mat;
 import org.bytedeco.opencv.opencv_core.Size;
 
 /**
- * Computes {@link FrameFeatures} from a JPEG. The JPEG is decoded at 1/2, 1/4 or 1/8 scale
- * straight from its DCT coefficients (no full-size decode), then resized to {@link #WIDTH}
- * pixels wide: every detector works on this one small image, computed once per frame.
+ * Computes {@link FrameFeatures} of a frame from its thumbnail when the producer sent one (a
+ * JPEG {@link #WIDTH} pixels wide, decoded in microseconds), otherwise from the JPEG decoded at
+ * 1/2, 1/4 or 1/8 scale straight from its DCT coefficients. Every detector works on this one
+ * small image, computed once per frame.
  */
 public final class FeatureExtractor {
     /** Width of the feature image; heights follow the aspect ratio. */
-    public static final int WIDTH = 96;
+    public static final int WIDTH = Frame.THUMB_WIDTH;
     public static final int HUE_BINS = 8;
     public static final int SAT_BINS = 4;
     public static final int VAL_BINS = 4;
@@ -42,10 +43,12 @@ public final class FeatureExtractor {
 
     /** Features of one frame of a batch. */
     public static FrameFeatures extract(FrameBatch batch, Frame frame) {
-        int reduce = frame.width() >= WIDTH * 8 ? IMREAD_REDUCED_COLOR_8
+        boolean thumb = frame.thumb() != null;
+        int reduce = thumb ? IMREAD_COLOR
+                : frame.width() >= WIDTH * 8 ? IMREAD_REDUCED_COLOR_8
                 : frame.width() >= WIDTH * 4 ? IMREAD_REDUCED_COLOR_4
                 : frame.width() >= WIDTH * 2 ? IMREAD_REDUCED_COLOR_2 : IMREAD_COLOR;
-        byte[] jpeg = frame.jpeg();
+        byte[] jpeg = thumb ? frame.thumb() : frame.jpeg();
         try (BytePointer data = new BytePointer(jpeg);
                 Mat encoded = new Mat(1, jpeg.length, CV_8UC1, data);
                 Mat decoded = imdecode(encoded, reduce)) {
@@ -53,8 +56,12 @@ public final class FeatureExtractor {
                 throw new IllegalArgumentException("frame " + frame.index() + " of " + batch.streamId() + " does not decode");
             }
             int fh = Math.max(1, (int) Math.round((double) decoded.rows() * WIDTH / decoded.cols()));
-            try (Mat small = new Mat(); Mat hsv = new Mat(); Mat gray = new Mat(); Mat hashImg = new Mat()) {
-                resize(decoded, small, new Size(WIDTH, fh), 0, 0, INTER_AREA);
+            try (Mat resized = new Mat(); Mat hsv = new Mat(); Mat gray = new Mat(); Mat hashImg = new Mat()) {
+                Mat small = decoded;
+                if (decoded.cols() != WIDTH || decoded.rows() != fh) {
+                    resize(decoded, resized, new Size(WIDTH, fh), 0, 0, INTER_AREA);
+                    small = resized;
+                }
                 cvtColor(small, hsv, COLOR_BGR2HSV);
                 cvtColor(small, gray, COLOR_BGR2GRAY);
                 resize(gray, hashImg, new Size(9, 8), 0, 0, INTER_AREA);
@@ -66,7 +73,7 @@ public final class FeatureExtractor {
                 }
                 return new FrameFeatures(batch.streamId(), batch.sourceKind(), batch.sourceUri(), batch.epochMs(),
                         frame.index(), frame.ptsMs(), batch.eventTimeMs(frame), batch.seq(), frame.width(), frame.height(), WIDTH, fh,
-                        hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(hashImg, 72)), jpeg);
+                        hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(hashImg, 72)), frame.jpeg());
             }
         }
     }

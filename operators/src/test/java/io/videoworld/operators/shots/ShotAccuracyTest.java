@@ -57,7 +57,7 @@ class ShotAccuracyTest {
             SourceFrame f;
             long i = 0;
             while ((f = src.next()) != null) {
-                Frame frame = new Frame(i++, f.ptsMs(), null, f.width(), f.height(), f.jpeg());
+                Frame frame = new Frame(i++, f.ptsMs(), null, f.width(), f.height(), f.jpeg(), f.thumb());
                 FrameBatch b = new FrameBatch("clip", SourceKind.VIDEO, video.toString(), 0, 0, src.info(), List.of(frame));
                 tracker.accept(FeatureExtractor.extract(b, frame), out);
             }

@@ -45,7 +45,7 @@ class ShotDetectorTest {
             SourceFrame f;
             long i = 0;
             while ((f = src.next()) != null) {
-                Frame frame = new Frame(i, f.ptsMs(), null, f.width(), f.height(), f.jpeg());
+                Frame frame = new Frame(i, f.ptsMs(), null, f.width(), f.height(), f.jpeg(), f.thumb());
                 FrameBatch b = new FrameBatch("quay", SourceKind.VIDEO, video.toString(), i / 25, EPOCH, src.info(), List.of(frame));
                 all.add(FeatureExtractor.extract(b, frame));
                 i++;
