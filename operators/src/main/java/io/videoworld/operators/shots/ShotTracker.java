@@ -2,13 +2,9 @@ package io.videoworld.operators.shots;
 
 import io.videoworld.core.FrameFeatures;
 import io.videoworld.core.Keyframe;
-import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import io.videoworld.operators.shots.ShotState.Boundary;
-import io.videoworld.operators.shots.ShotState.Candidate;
-import io.videoworld.operators.shots.ShotState.OpenScene;
-import io.videoworld.operators.shots.ShotState.OpenShot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +19,11 @@ import java.util.TreeMap;
  * dissolves from the colour histogram changing a lot across a one-second window while never
  * jumping between two frames (which would be a cut) and never going black (a fade).
  *
- * <p>Assembly: frames join shots a further {@code 2 x dissolve window} behind the decisions,
- * because a dissolve is only recognised after it has passed and its boundary lies in the middle
- * of it. Closing a shot picks its keyframes (first, middle, last, periodic) and its scene: a shot
- * whose middle frame's colours are close to one of the scene's last three shots joins that scene.
+ * <p>Assembly ({@link ShotAssembler}): frames join shots a further {@code 2 x dissolve window}
+ * behind the decisions, because a dissolve is only recognised after it has passed and its
+ * boundary lies in the middle of it.
  */
 public final class ShotTracker {
-    private static final int CANDIDATES = 16;
 
     /** Where results go. */
     public interface Output {
@@ -59,8 +53,7 @@ public final class ShotTracker {
     private long lastKeptHash;
     private long lastSeenPtsMs;
     private long lastSeenEventTimeMs;
-    private OpenShot shot;
-    private OpenScene scene;
+    private final ShotAssembler assembler;
     private long duplicatesDropped;
 
     private ShotTracker(ShotParams p, ShotState s) {
@@ -86,8 +79,7 @@ public final class ShotTracker {
         this.lastKeptHash = s.lastKeptHash();
         this.lastSeenPtsMs = s.lastSeenPtsMs();
         this.lastSeenEventTimeMs = s.lastSeenEventTimeMs();
-        this.shot = s.shot();
-        this.scene = s.scene();
+        this.assembler = new ShotAssembler(p, minShotFrames, frameMs, s.shot(), s.scene());
     }
 
     /** A tracker for a new stream sampled at {@code fps}. */
@@ -104,7 +96,7 @@ public final class ShotTracker {
     public ShotState state() {
         return new ShotState(fps, firstPosition, List.copyOf(frames), List.copyOf(contents), List.copyOf(steps), nextDecide,
                 nextAssemble, List.copyOf(pending.values()), inDark, seenLight, dissolveRunStart, lastKeptHash,
-                lastSeenPtsMs, lastSeenEventTimeMs, shot, scene);
+                lastSeenPtsMs, lastSeenEventTimeMs, assembler.shot(), assembler.scene());
     }
 
     /** Screen frames dropped as near-duplicates since this tracker was created or restored. */
@@ -148,14 +140,7 @@ public final class ShotTracker {
         while (nextAssemble <= last) {
             assemble(nextAssemble++, out);
         }
-        if (shot != null) {
-            closeShot(null, out);
-        }
-        if (scene != null) {
-            out.segment(sceneSegment(scene, shotEndFrame, lastSeenPtsMs + frameMs, lastSeenEventTimeMs + frameMs, true));
-        }
-        shot = null;
-        scene = null;
+        assembler.finish(frames.isEmpty() ? null : frames.get(frames.size() - 1), lastSeenPtsMs, lastSeenEventTimeMs, out);
     }
 
     private long lastPosition() {
@@ -309,139 +294,9 @@ public final class ShotTracker {
     }
 
     private void assemble(long a, Output out) {
-        FrameFeatures f = at(a);
         Boundary b = pending.remove(a);
         pending.headMap(a).clear();
-        if (shot == null) {
-            startShot(a, f, b, out);
-        } else if (b != null && a - shot.startPosition() >= minShotFrames) {
-            closeShot(f, out);
-            startShot(a, f, b, out);
-        } else {
-            extendShot(a, f, out);
-        }
-    }
-
-    private void startShot(long a, FrameFeatures f, Boundary b, Output out) {
-        String transition = b == null ? "start" : b.transition();
-        String detector = b == null ? "none" : b.detector();
-        double score = b == null ? 0 : b.score();
-        List<KeyframeRef> refs = new ArrayList<>();
-        refs.add(ref(f, KeyframeRef.FIRST));
-        out.keyframe(keyframe(f, KeyframeRef.FIRST));
-        long every = Math.round(p.keyframeEverySec() * 1000);
-        shot = new OpenShot(a, f.frameIndex(), f.ptsMs(), f.eventTimeMs(), transition, detector, score,
-                every > 0 ? f.ptsMs() + every : Long.MAX_VALUE, 1, List.of(candidate(f)), refs, f);
-    }
-
-    private void extendShot(long a, FrameFeatures f, Output out) {
-        List<KeyframeRef> refs = shot.keyframes();
-        long nextPeriodic = shot.nextPeriodicPtsMs();
-        if (f.ptsMs() >= nextPeriodic) {
-            refs = new ArrayList<>(refs);
-            refs.add(ref(f, KeyframeRef.PERIODIC));
-            out.keyframe(keyframe(f, KeyframeRef.PERIODIC));
-            long every = Math.round(p.keyframeEverySec() * 1000);
-            while (nextPeriodic <= f.ptsMs()) {
-                nextPeriodic += every;
-            }
-        }
-        List<Candidate> cands = shot.candidates();
-        int stride = shot.stride();
-        if ((a - shot.startPosition()) % stride == 0) {
-            cands = new ArrayList<>(cands);
-            cands.add(candidate(f));
-            if (cands.size() > CANDIDATES) {
-                List<Candidate> halved = new ArrayList<>();
-                for (int i = 0; i < cands.size(); i += 2) {
-                    halved.add(cands.get(i));
-                }
-                cands = halved;
-                stride *= 2;
-            }
-        }
-        shot = new OpenShot(shot.startPosition(), shot.startFrame(), shot.startPtsMs(), shot.startEventTimeMs(),
-                shot.transitionIn(), shot.detector(), shot.score(), nextPeriodic, stride, cands, refs, f);
-    }
-
-    private long shotEndFrame;
-
-    /** Closes the open shot before {@code next} (null at the end of the stream). */
-    private void closeShot(FrameFeatures next, Output out) {
-        FrameFeatures last = shot.last();
-        long midIndex = (shot.startFrame() + last.frameIndex()) / 2;
-        Candidate mid = shot.candidates().get(0);
-        for (Candidate c : shot.candidates()) {
-            if (Math.abs(c.frameIndex() - midIndex) < Math.abs(mid.frameIndex() - midIndex)) {
-                mid = c;
-            }
-        }
-        List<KeyframeRef> refs = new ArrayList<>(shot.keyframes());
-        if (mid.frameIndex() != shot.startFrame()) {
-            refs.add(new KeyframeRef(mid.frameIndex(), mid.ptsMs(), mid.eventTimeMs(), mid.batchSeq(), mid.width(), mid.height(),
-                    mid.jpeg().length, KeyframeRef.MIDDLE));
-            out.keyframe(new Keyframe(last.streamId(), last.epochMs(), mid.frameIndex(), mid.ptsMs(), KeyframeRef.MIDDLE, mid.jpeg()));
-        }
-        if (last.frameIndex() != shot.startFrame() && last.frameIndex() != mid.frameIndex()) {
-            refs.add(ref(last, KeyframeRef.LAST));
-            out.keyframe(keyframe(last, KeyframeRef.LAST));
-        }
-        long endFrame = next != null ? next.frameIndex() : last.frameIndex() + 1;
-        long endPts = next != null ? next.ptsMs() : lastSeenPtsMs + frameMs;
-        long endEvent = next != null ? next.eventTimeMs() : lastSeenEventTimeMs + frameMs;
-        shotEndFrame = endFrame;
-
-        if (scene == null) {
-            scene = new OpenScene(shot.startFrame(), shot.startPtsMs(), shot.startEventTimeMs(), shot.transitionIn(),
-                    shot.detector(), shot.score(), 0, mid.frameIndex(), List.of());
-        } else {
-            double nearest = Double.MAX_VALUE;
-            for (float[] h : scene.recentHists()) {
-                nearest = Math.min(nearest, FrameDistance.histogram(h, mid.hist()));
-            }
-            if (nearest >= p.sceneThreshold()) {
-                out.segment(sceneSegment(scene, shot.startFrame(), shot.startPtsMs(), shot.startEventTimeMs(), true));
-                scene = new OpenScene(shot.startFrame(), shot.startPtsMs(), shot.startEventTimeMs(), shot.transitionIn(),
-                        shot.detector(), shot.score(), 0, mid.frameIndex(), List.of());
-            }
-        }
-        List<float[]> hists = new ArrayList<>(scene.recentHists());
-        hists.add(mid.hist());
-        if (hists.size() > 3) {
-            hists.remove(0);
-        }
-        scene = new OpenScene(scene.startFrame(), scene.startPtsMs(), scene.startEventTimeMs(), scene.transitionIn(),
-                scene.detector(), scene.score(), scene.shots() + 1, scene.representativeFrame(), hists);
-
-        out.segment(new Segment(last.streamId(), Segment.SHOT, last.epochMs(), last.sourceKind(), shot.startFrame(), endFrame, shot.startPtsMs(),
-                endPts, shot.startEventTimeMs(), endEvent, shot.transitionIn(), shot.detector(), shot.score(),
-                scene.startFrame(), 1, mid.frameIndex(), List.copyOf(refs), true));
-        if (next != null) {
-            out.segment(sceneSegment(scene, endFrame, endPts, endEvent, false));
-        }
-        shot = null;
-    }
-
-    private Segment sceneSegment(OpenScene s, long endFrame, long endPts, long endEvent, boolean closed) {
-        FrameFeatures any = frames.isEmpty() ? null : frames.get(frames.size() - 1);
-        String stream = any != null ? any.streamId() : "";
-        long epoch = any != null ? any.epochMs() : 0;
-        SourceKind kind = any != null ? any.sourceKind() : SourceKind.VIDEO;
-        return new Segment(stream, Segment.SCENE, epoch, kind, s.startFrame(), endFrame, s.startPtsMs(), endPts,
-                s.startEventTimeMs(), endEvent, s.transitionIn(), s.detector(), s.score(), s.startFrame(), s.shots(),
-                s.representativeFrame(), List.of(), closed);
-    }
-
-    private static KeyframeRef ref(FrameFeatures f, String role) {
-        return new KeyframeRef(f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.batchSeq(), f.width(), f.height(), f.jpeg().length, role);
-    }
-
-    private static Keyframe keyframe(FrameFeatures f, String role) {
-        return new Keyframe(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), role, f.jpeg());
-    }
-
-    private static Candidate candidate(FrameFeatures f) {
-        return new Candidate(f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.batchSeq(), f.width(), f.height(), f.hist(), f.jpeg());
+        assembler.add(a, at(a), b, lastSeenPtsMs, lastSeenEventTimeMs, out);
     }
 
     /** Keeps only the frames later decisions can still look at, and drops JPEGs assembly is done with. */
