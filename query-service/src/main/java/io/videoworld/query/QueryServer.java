@@ -13,6 +13,8 @@ import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.framestore.FrameStore;
 import io.videoworld.connectors.images.Images;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.auth.Auth;
+import io.videoworld.query.auth.Caller;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
 import java.util.LinkedHashMap;
@@ -35,12 +37,19 @@ public final class QueryServer implements AutoCloseable {
 
     private final VideoRepository videos;
     private final FrameAccess frames;
+    private final Auth auth;
 
     /**
      * @param esUrl Elasticsearch
      * @param frameStore the keyframe store the ingest job writes (a directory)
      */
     public QueryServer(String esUrl, String frameStore) {
+        this(esUrl, frameStore, Auth.off());
+    }
+
+    /** A server that answers only callers {@code auth} accepts, each only about its own streams. */
+    public QueryServer(String esUrl, String frameStore, Auth auth) {
+        this.auth = auth;
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
         this.videos = new VideoRepository(es);
@@ -58,6 +67,7 @@ public final class QueryServer implements AutoCloseable {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
         });
+        app.beforeMatched("/v1/*", this::authenticate);
         app.get("/health", this::health);
         app.get("/v1/tools", ctx -> ctx.json(Map.of("tools", tools.keySet())));
         app.post("/v1/tools/{name}", this::callTool);
@@ -85,6 +95,7 @@ public final class QueryServer implements AutoCloseable {
             String status = es.cluster().health().status().jsonValue();
             out.put("status", "ok");
             out.put("elasticsearch", status);
+            out.put("auth", auth.enabled() ? "bearer" : "off");
             ctx.json(out);
         } catch (Exception e) {
             out.put("status", "degraded");
@@ -106,6 +117,7 @@ public final class QueryServer implements AutoCloseable {
             throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage()
                     + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
         }
+        checkStreams(ctx, body);
         ctx.json(tool.call(Args.of(body)));
     }
 
@@ -120,6 +132,7 @@ public final class QueryServer implements AutoCloseable {
         if (sep <= 0) {
             throw ApiException.badField("id", "'" + id + "' is not a frame id (stream:f:index)");
         }
+        requireRead(ctx, id.substring(0, sep), "id");
         VideoDoc v = Videos.byId(videos, id.substring(0, sep));
         FrameAccess.Image img = frames.byId(id, v);
         int width = intParam(ctx, "width");
@@ -144,6 +157,37 @@ public final class QueryServer implements AutoCloseable {
         ctx.header("X-VideoWorld-Origin", img.origin());
         ctx.header("Cache-Control", "max-age=3600");
         ctx.contentType("image/jpeg").result(jpeg);
+    }
+
+    private void authenticate(Context ctx) {
+        Caller caller = auth.authenticate(ctx.header("Authorization")).orElseThrow(() -> {
+            ctx.header("WWW-Authenticate", "Bearer");
+            return new ApiException(401, "unauthorized", null, ctx.header("Authorization") == null
+                    ? "an Authorization: Bearer <token> header is required" : "the bearer token is not known");
+        });
+        ctx.attribute("caller", caller);
+    }
+
+    /** Every stream a request names must be readable by its caller: {@code video_id}, {@code video_ids}, {@code stream_ids}. */
+    private static void checkStreams(Context ctx, JsonNode body) {
+        if (body.path("video_id").isTextual()) {
+            requireRead(ctx, body.get("video_id").asText(), "video_id");
+        }
+        for (String field : new String[] {"video_ids", "stream_ids"}) {
+            JsonNode list = body.path(field);
+            for (int i = 0; i < list.size(); i++) {
+                if (list.get(i).isTextual()) {
+                    requireRead(ctx, list.get(i).asText(), field + "[" + i + "]");
+                }
+            }
+        }
+    }
+
+    private static void requireRead(Context ctx, String streamId, String field) {
+        Caller caller = ctx.attribute("caller");
+        if (caller == null || !caller.canRead(streamId)) {
+            throw new ApiException(403, "forbidden", field, "this token may not read stream '" + streamId + "'");
+        }
     }
 
     private static int intParam(Context ctx, String name) {

@@ -21,13 +21,18 @@ public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--frame-store", defaultValue = ".vw/frames", description = "keyframe store directory (default: ${DEFAULT-VALUE})")
     String frameStore;
 
+    @Option(names = "--tokens", description = "JSON file of bearer tokens and the streams each may read; "
+            + "VW_ADMIN_TOKEN adds an admin token; with neither, authentication is off")
+    java.nio.file.Path tokens;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
-        QueryServer server = new QueryServer(esUrl, frameStore).start(host, port);
+        QueryServer server = new QueryServer(esUrl, frameStore,
+                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN"))).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
