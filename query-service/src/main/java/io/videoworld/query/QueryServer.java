@@ -15,6 +15,10 @@ import io.videoworld.connectors.images.Images;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.tools.MissingCapability;
+import io.videoworld.query.tools.OpenApi;
+import io.videoworld.query.tools.SchemaValidator;
+import io.videoworld.query.tools.ToolCatalog;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
 import java.util.LinkedHashMap;
@@ -33,6 +37,7 @@ public final class QueryServer implements AutoCloseable {
     private final RestClientTransport transport;
     private final ElasticsearchClient es;
     private final Map<String, Tool> tools = new TreeMap<>();
+    private final ToolCatalog catalog = ToolCatalog.load();
     private final Javalin app;
 
     private final VideoRepository videos;
@@ -69,7 +74,9 @@ public final class QueryServer implements AutoCloseable {
         });
         app.beforeMatched("/v1/*", this::authenticate);
         app.get("/health", this::health);
-        app.get("/v1/tools", ctx -> ctx.json(Map.of("tools", tools.keySet())));
+        app.get("/v1/tools", this::listTools);
+        app.get("/openapi.json", ctx -> ctx.json(OpenApi.document(catalog, tools.keySet())));
+        app.get("/docs", ctx -> ctx.html(docsPage()));
         app.post("/v1/tools/{name}", this::callTool);
         app.get("/v1/frames/{id}", this::frame);
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.field(), e.getMessage()));
@@ -106,10 +113,8 @@ public final class QueryServer implements AutoCloseable {
 
     private void callTool(Context ctx) throws Exception {
         String name = ctx.pathParam("name");
-        Tool tool = tools.get(name);
-        if (tool == null) {
-            throw new ApiException(404, "unknown_tool", null, "no tool named '" + name + "'; GET /v1/tools lists them");
-        }
+        ToolCatalog.ToolDef def = catalog.find(name).orElseThrow(() ->
+                new ApiException(404, "unknown_tool", null, "no tool named '" + name + "'; GET /v1/tools lists them"));
         JsonNode body;
         try {
             body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
@@ -117,7 +122,12 @@ public final class QueryServer implements AutoCloseable {
             throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage()
                     + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
         }
+        SchemaValidator.validate(def.parameters(), body);
         checkStreams(ctx, body);
+        Tool tool = tools.get(def.name());
+        if (tool == null) {
+            throw new ApiException(501, "not_implemented", null, "'" + def.name() + "' needs " + MissingCapability.of(def));
+        }
         ctx.json(tool.call(Args.of(body)));
     }
 
@@ -157,6 +167,24 @@ public final class QueryServer implements AutoCloseable {
         ctx.header("X-VideoWorld-Origin", img.origin());
         ctx.header("Cache-Control", "max-age=3600");
         ctx.contentType("image/jpeg").result(jpeg);
+    }
+
+    private void listTools(Context ctx) {
+        ctx.json(Map.of("tools", catalog.all().stream().map(t -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", t.name());
+            m.put("family", t.family());
+            m.put("aliases", t.aliases());
+            m.put("description", t.description());
+            m.put("available", tools.containsKey(t.name()));
+            return m;
+        }).toList()));
+    }
+
+    private static String docsPage() throws java.io.IOException {
+        try (var in = QueryServer.class.getResourceAsStream("/docs.html")) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     private void authenticate(Context ctx) {

@@ -1,0 +1,19 @@
+package io.videoworld.query.tools;
+
+/** What a tool that answers 501 is waiting for, said in the error so callers know it is not a bug. */
+public final class MissingCapability {
+    private MissingCapability() {}
+
+    public static String of(ToolCatalog.ToolDef tool) {
+        return switch (tool.name()) {
+            case "get_transcript", "detect_audio_events" -> "audio processing (subtitles, transcription, audio events), which is not built yet";
+            case "describe_visual" -> "frame descriptions from a vision-language model or the perception index, which is not built yet";
+            default -> switch (tool.family()) {
+                case "perception" -> "the perception index (object detection, OCR, embeddings), which is not built yet";
+                case "entity" -> "tracks and entities (the tracker), which are not built yet";
+                case "retrieval", "memory" -> "episodic memory and embeddings, which are not built yet";
+                default -> "a capability that is not built yet";
+            };
+        };
+    }
+}
