@@ -13,17 +13,19 @@ import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.framestore.FrameStore;
 import io.videoworld.connectors.images.Images;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.agent.AskService;
+import io.videoworld.query.agent.EvidenceSearch;
+import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.auth.Auth;
+import io.videoworld.query.llm.LlmClient;
 import io.videoworld.query.auth.Caller;
-import io.videoworld.query.tools.MissingCapability;
 import io.videoworld.query.tools.OpenApi;
-import io.videoworld.query.tools.SchemaValidator;
+import io.videoworld.query.tools.ToolDispatcher;
 import io.videoworld.query.tools.ToolCatalog;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,13 +38,14 @@ public final class QueryServer implements AutoCloseable {
 
     private final RestClientTransport transport;
     private final ElasticsearchClient es;
-    private final Map<String, Tool> tools = new TreeMap<>();
-    private final ToolCatalog catalog = ToolCatalog.load();
+    private final ToolDispatcher dispatcher = new ToolDispatcher(ToolCatalog.load());
     private final Javalin app;
 
     private final VideoRepository videos;
     private final FrameAccess frames;
     private final Auth auth;
+    private final LlmClient llm;
+    private final AskService ask;
 
     /**
      * @param esUrl Elasticsearch
@@ -54,7 +57,15 @@ public final class QueryServer implements AutoCloseable {
 
     /** A server that answers only callers {@code auth} accepts, each only about its own streams. */
     public QueryServer(String esUrl, String frameStore, Auth auth) {
+        this(esUrl, frameStore, auth, null);
+    }
+
+    /**
+     * @param llm the model for {@code /v1/ask}; null runs it in evidence mode
+     */
+    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm) {
         this.auth = auth;
+        this.llm = llm;
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
         this.videos = new VideoRepository(es);
@@ -63,11 +74,13 @@ public final class QueryServer implements AutoCloseable {
         this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore));
         VideoTools video = new VideoTools(videos, segments);
         FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames);
-        tools.put("get_video_info", video::getVideoInfo);
-        tools.put("get_temporal_structure", video::getTemporalStructure);
-        tools.put("sample_frames", frameTools::sampleFrames);
-        tools.put("crop_region", frameTools::cropRegion);
-        tools.put("get_segment", frameTools::getSegment);
+        dispatcher.register("get_video_info", video::getVideoInfo)
+                .register("get_temporal_structure", video::getTemporalStructure)
+                .register("sample_frames", frameTools::sampleFrames)
+                .register("crop_region", frameTools::cropRegion)
+                .register("get_segment", frameTools::getSegment);
+        this.ask = new AskService(llm, new EvidenceSearch(videos, segments), videos, (v, times) -> frames.at(v, times).stream()
+                .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
@@ -75,10 +88,11 @@ public final class QueryServer implements AutoCloseable {
         app.beforeMatched("/v1/*", this::authenticate);
         app.get("/health", this::health);
         app.get("/v1/tools", this::listTools);
-        app.get("/openapi.json", ctx -> ctx.json(OpenApi.document(catalog, tools.keySet())));
+        app.get("/openapi.json", ctx -> ctx.json(OpenApi.document(dispatcher.catalog(), dispatcher.available())));
         app.get("/docs", ctx -> ctx.html(docsPage()));
         app.post("/v1/tools/{name}", this::callTool);
         app.get("/v1/frames/{id}", this::frame);
+        app.post("/v1/ask", this::ask);
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.field(), e.getMessage()));
         app.exception(Exception.class, (e, ctx) -> {
             LOG.error("request {} failed", ctx.path(), e);
@@ -103,6 +117,10 @@ public final class QueryServer implements AutoCloseable {
             out.put("status", "ok");
             out.put("elasticsearch", status);
             out.put("auth", auth.enabled() ? "bearer" : "off");
+            out.put("llm", llm == null ? "none (evidence mode)" : llm.config().model() + " at " + llm.config().baseUrl());
+            if (llm != null) {
+                out.put("llm_usage", llm.usage().snapshot());
+            }
             ctx.json(out);
         } catch (Exception e) {
             out.put("status", "degraded");
@@ -112,9 +130,6 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private void callTool(Context ctx) throws Exception {
-        String name = ctx.pathParam("name");
-        ToolCatalog.ToolDef def = catalog.find(name).orElseThrow(() ->
-                new ApiException(404, "unknown_tool", null, "no tool named '" + name + "'; GET /v1/tools lists them"));
         JsonNode body;
         try {
             body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
@@ -122,13 +137,7 @@ public final class QueryServer implements AutoCloseable {
             throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage()
                     + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
         }
-        SchemaValidator.validate(def.parameters(), body);
-        checkStreams(ctx, body);
-        Tool tool = tools.get(def.name());
-        if (tool == null) {
-            throw new ApiException(501, "not_implemented", null, "'" + def.name() + "' needs " + MissingCapability.of(def));
-        }
-        ctx.json(tool.call(Args.of(body)));
+        ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), body));
     }
 
     /**
@@ -142,7 +151,7 @@ public final class QueryServer implements AutoCloseable {
         if (sep <= 0) {
             throw ApiException.badField("id", "'" + id + "' is not a frame id (stream:f:index)");
         }
-        requireRead(ctx, id.substring(0, sep), "id");
+        ToolDispatcher.requireRead(ctx.attribute("caller"), id.substring(0, sep), "id");
         VideoDoc v = Videos.byId(videos, id.substring(0, sep));
         FrameAccess.Image img = frames.byId(id, v);
         int width = intParam(ctx, "width");
@@ -169,14 +178,52 @@ public final class QueryServer implements AutoCloseable {
         ctx.contentType("image/jpeg").result(jpeg);
     }
 
+    /**
+     * {@code POST /v1/ask}. With {@code "stream": true} (or {@code Accept: text/event-stream}) the
+     * trace steps arrive as server-sent {@code step} events and the result as a {@code result} event.
+     */
+    private void ask(Context ctx) throws Exception {
+        JsonNode body;
+        try {
+            body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
+        } catch (JsonProcessingException e) {
+            throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage());
+        }
+        Caller caller = ctx.attribute("caller");
+        boolean sse = body.path("stream").asBoolean(false) || "text/event-stream".equals(ctx.header("Accept"));
+        if (!sse) {
+            ctx.json(ask.ask(caller, body, null));
+            return;
+        }
+        // Validation errors still answer as plain 4xx JSON: nothing is streamed before the request is known to be good.
+        io.videoworld.query.agent.AskService.validate(body);
+        ctx.contentType("text/event-stream");
+        ctx.header("Cache-Control", "no-cache");
+        var out = ctx.res().getOutputStream();
+        java.util.function.BiConsumer<String, Object> send = (event, data) -> {
+            try {
+                out.write(("event: " + event + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                out.flush();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        try {
+            send.accept("result", ask.ask(caller, body, step -> send.accept("step", step)));
+        } catch (ApiException e) {
+            send.accept("error", Map.of("code", e.code(), "message", e.getMessage()));
+        }
+    }
+
     private void listTools(Context ctx) {
-        ctx.json(Map.of("tools", catalog.all().stream().map(t -> {
+        ctx.json(Map.of("tools", dispatcher.catalog().all().stream().map(t -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", t.name());
             m.put("family", t.family());
             m.put("aliases", t.aliases());
             m.put("description", t.description());
-            m.put("available", tools.containsKey(t.name()));
+            m.put("available", dispatcher.available().contains(t.name()));
             return m;
         }).toList()));
     }
@@ -194,28 +241,6 @@ public final class QueryServer implements AutoCloseable {
                     ? "an Authorization: Bearer <token> header is required" : "the bearer token is not known");
         });
         ctx.attribute("caller", caller);
-    }
-
-    /** Every stream a request names must be readable by its caller: {@code video_id}, {@code video_ids}, {@code stream_ids}. */
-    private static void checkStreams(Context ctx, JsonNode body) {
-        if (body.path("video_id").isTextual()) {
-            requireRead(ctx, body.get("video_id").asText(), "video_id");
-        }
-        for (String field : new String[] {"video_ids", "stream_ids"}) {
-            JsonNode list = body.path(field);
-            for (int i = 0; i < list.size(); i++) {
-                if (list.get(i).isTextual()) {
-                    requireRead(ctx, list.get(i).asText(), field + "[" + i + "]");
-                }
-            }
-        }
-    }
-
-    private static void requireRead(Context ctx, String streamId, String field) {
-        Caller caller = ctx.attribute("caller");
-        if (caller == null || !caller.canRead(streamId)) {
-            throw new ApiException(403, "forbidden", field, "this token may not read stream '" + streamId + "'");
-        }
     }
 
     private static int intParam(Context ctx, String name) {

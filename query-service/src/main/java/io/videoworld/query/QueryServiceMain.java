@@ -25,14 +25,29 @@ public final class QueryServiceMain implements Callable<Integer> {
             + "VW_ADMIN_TOKEN adds an admin token; with neither, authentication is off")
     java.nio.file.Path tokens;
 
+    @Option(names = "--llm-url", description = "OpenAI-compatible endpoint base, e.g. http://localhost:11434/v1 (none: evidence mode)")
+    String llmUrl;
+
+    @Option(names = "--llm-model", description = "model name for --llm-url")
+    String llmModel;
+
+    @Option(names = "--llm-vision", description = "the model accepts images")
+    boolean llmVision;
+
+    @Option(names = "--llm-timeout", defaultValue = "60", description = "seconds per model call (default: ${DEFAULT-VALUE})")
+    int llmTimeout;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        io.videoworld.query.llm.LlmClient llm = llmUrl == null ? null : new io.videoworld.query.llm.LlmClient(
+                new io.videoworld.query.llm.LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
+                        java.time.Duration.ofSeconds(llmTimeout), 2, llmVision));
         QueryServer server = new QueryServer(esUrl, frameStore,
-                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN"))).start(host, port);
+                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -1,0 +1,225 @@
+package io.videoworld.query.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.core.Json;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.query.ApiException;
+import io.videoworld.query.auth.Caller;
+import io.videoworld.query.llm.LlmClient;
+import io.videoworld.query.llm.LlmException;
+import io.videoworld.query.tools.ToolDispatcher;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code POST /v1/ask}. Without a model: evidence mode, the ranked clips that match, and a
+ * sentence saying no LLM is configured. With one: the Reasoner (seed 003: parse the question,
+ * search memory, [Answer] or [Search] with at most five clips, watch them one by one carrying
+ * summaries forward, every clip for counting questions), then the Solver (seed 002: one stateful
+ * conversation that thinks, then acts in JSON, retrieving more frames, calling tools or
+ * answering, at most {@code max_steps} turns) whose every answer a fresh, stateless Checker
+ * scores 1-5 against re-sampled frames; below 4 its feedback goes back to the Solver.
+ */
+public final class AskService {
+    private final LlmClient llm;
+    private final EvidenceSearch search;
+    private final VideoRepository videos;
+    private final ClipFrames clipFrames;
+    private final ToolDispatcher tools;
+
+    /** Frames of a clip at given times, as JPEGs (decoded or nearest keyframe). */
+    public interface ClipFrames {
+        List<FrameCaptioner.Shot> at(VideoDoc video, List<Double> times) throws IOException;
+    }
+
+    public AskService(LlmClient llm, EvidenceSearch search, VideoRepository videos, ClipFrames clipFrames, ToolDispatcher tools) {
+        this.llm = llm;
+        this.search = search;
+        this.videos = videos;
+        this.clipFrames = clipFrames;
+        this.tools = tools;
+    }
+
+    /** Checks a body without running it (for streamed answers, which cannot turn into a 400 later). */
+    public static void validate(JsonNode body) {
+        AskRequest.parse(body);
+    }
+
+    /** Runs one question; {@code events} sees every trace step as it happens (for server-sent events). */
+    public Map<String, Object> ask(Caller caller, JsonNode body, Consumer<Map<String, Object>> events) throws IOException {
+        AskRequest req = AskRequest.parse(body);
+        for (int i = 0; i < req.streams().size(); i++) {
+            ToolDispatcher.requireRead(caller, req.streams().get(i), "stream_ids[" + i + "]");
+            if (videos.find(req.streams().get(i)).isEmpty()) {
+                throw ApiException.notFound("stream_ids[" + i + "]", "no video with id '" + req.streams().get(i) + "' has been ingested");
+            }
+        }
+        Trace trace = new Trace(events);
+        List<Evidence> evidence = search.search(req.streams(), req.from(), req.to());
+        trace.add("search", Map.of("clips", evidence.size(), "streams", req.streams()));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("question", req.question());
+        if (llm == null) {
+            out.put("mode", "evidence");
+            out.put("answer", null);
+            out.put("message", "No LLM is configured, so no answer is composed: these are the indexed clips of the "
+                    + "named streams in the time range, in time order. Configure an OpenAI-compatible endpoint "
+                    + "(--llm-url, --llm-model) for answers.");
+            out.put("evidence", evidence);
+            out.put("trace", trace.steps());
+            return out;
+        }
+        new Agent(caller, req, evidence, trace).run(out);
+        out.put("trace", trace.steps());
+        out.put("llm_usage", llm.usage().snapshot());
+        return out;
+    }
+
+    /** One ask's run of the Reasoner and the Solver/Checker loop. */
+    private final class Agent {
+        private final Caller caller;
+        private final AskRequest req;
+        private final List<Evidence> evidence;
+        private final Trace trace;
+        private final FrameCaptioner captioner = new FrameCaptioner(llm);
+        private final List<Double> seenTimes = new ArrayList<>();
+
+        Agent(Caller caller, AskRequest req, List<Evidence> evidence, Trace trace) {
+            this.caller = caller;
+            this.req = req;
+            this.evidence = evidence;
+            this.trace = trace;
+        }
+
+        void run(Map<String, Object> out) throws IOException {
+            String memory = memoryText();
+            Reasoner reasoner = new Reasoner(llm, trace, clipFrames, captioner, videos);
+            Reasoner.Outcome reasoned = reasoner.run(req, evidence, memory);
+            Solver solver = new Solver(llm, tools, caller, trace);
+            solver.start(req.question(), memory, reasoned);
+            Solver.Answer best = null;
+            String status = "step limit reached; the best-scored answer is returned";
+            for (int step = 1; step <= req.maxSteps(); step++) {
+                Solver.Turn turn;
+                try {
+                    turn = solver.turn(step);
+                } catch (LlmException e) {
+                    trace.add("solver_error", Map.of("turn", step, "error", e.getMessage()));
+                    status = "the model failed: " + e.getMessage();
+                    break;
+                }
+                if (turn instanceof Solver.Retrieve r) {
+                    solver.tell(retrieve(r.count(), r.focus()));
+                } else if (turn instanceof Solver.Answer a) {
+                    Checker.Verdict v = new Checker(llm, trace).judge(req.question(), a, cited(a));
+                    Solver.Answer scored = a.withScore(v.score());
+                    if (best == null || scored.score() > best.score()) {
+                        best = scored;
+                    }
+                    if (v.score() >= 4) {
+                        finish(out, scored, "accepted by the checker");
+                        return;
+                    }
+                    solver.tell("System Feedback: Confidence Score: " + v.score() + "/5. Reason: " + v.feedback()
+                            + ". Please try again.");
+                }
+            }
+            if (best != null) {
+                finish(out, best, status);
+            } else {
+                out.put("mode", "llm");
+                out.put("answer", reasoned.answer());
+                out.put("confidence", null);
+                out.put("status", status.startsWith("step limit") ? "step limit reached without an answer from the solver" : status);
+                out.put("evidence", evidence.stream().limit(5).toList());
+            }
+        }
+
+        private void finish(Map<String, Object> out, Solver.Answer a, String status) {
+            out.put("mode", "llm");
+            out.put("answer", a.finalAnswer());
+            out.put("explanation", a.explanation());
+            out.put("confidence", a.score() / 5.0);
+            out.put("status", status);
+            List<Evidence> citedClips = evidence.stream()
+                    .filter(e -> a.explanation().contains("[clip " + e.clip() + "]") || a.finalAnswer().contains("[clip " + e.clip() + "]")
+                            || e.frameIds().stream().anyMatch(id -> a.explanation().contains(id)))
+                    .toList();
+            out.put("evidence", citedClips.isEmpty() ? evidence.stream().limit(5).toList() : citedClips);
+        }
+
+        private String memoryText() {
+            if (evidence.isEmpty()) {
+                return "(no indexed clips in the named streams and time range)";
+            }
+            StringBuilder sb = new StringBuilder();
+            evidence.forEach(e -> sb.append(e.text()).append('\n'));
+            return sb.toString();
+        }
+
+        /** More frames from the clips, at times not seen yet, described. */
+        private String retrieve(int count, String focus) throws IOException {
+            List<FrameCaptioner.Shot> frames = new ArrayList<>();
+            for (int round = 1; frames.size() < count && round <= 4 && !evidence.isEmpty(); round++) {
+                for (Evidence e : evidence) {
+                    if (frames.size() >= count) {
+                        break;
+                    }
+                    double t = e.startTime() + (e.endTime() - e.startTime()) * round / 5.0;
+                    if (seenTimes.stream().anyMatch(s -> Math.abs(s - t) < 0.05)) {
+                        continue;
+                    }
+                    seenTimes.add(t);
+                    VideoDoc v = videos.find(e.streamId()).orElse(null);
+                    if (v != null) {
+                        frames.addAll(clipFrames.at(v, List.of(t)));
+                    }
+                }
+            }
+            List<String> captions = captioner.captions(frames);
+            trace.add("retrieve_more_frames", Map.of("count", count, "focus", focus == null ? "" : focus, "frames",
+                    frames.stream().map(FrameCaptioner.Shot::frameId).toList()));
+            return "System Notification: Retrieved " + frames.size() + " new frames" + (focus == null ? "" : " (focus: " + focus + ")")
+                    + ": " + String.join("; ", captions);
+        }
+
+        /** The frames the answer cites, re-sampled and described for the Checker. */
+        private List<String> cited(Solver.Answer a) throws IOException {
+            String text = a.finalAnswer() + " " + a.explanation();
+            List<FrameCaptioner.Shot> frames = new ArrayList<>();
+            for (Evidence e : evidence) {
+                boolean clipCited = text.contains("[clip " + e.clip() + "]");
+                VideoDoc v = null;
+                for (int i = 0; i < e.frameIds().size() && frames.size() < 6; i++) {
+                    if (clipCited || text.contains(e.frameIds().get(i))) {
+                        v = v != null ? v : videos.find(e.streamId()).orElse(null);
+                        if (v != null) {
+                            String id = e.frameIds().get(i);
+                            double fps = v.source().sampleFps() > 0 ? v.source().sampleFps() : v.source().fps();
+                            double t = Long.parseLong(id.substring(id.lastIndexOf(':') + 1)) / fps;
+                            frames.addAll(clipFrames.at(v, List.of(t)));
+                        }
+                    }
+                }
+            }
+            List<String> lines = new ArrayList<>(captioner.captions(frames));
+            if (lines.isEmpty()) {
+                lines.add("(the answer cites no clip or frame)");
+            }
+            return lines;
+        }
+    }
+
+    static String json(Object o) {
+        try {
+            return Json.MAPPER.writeValueAsString(o);
+        } catch (Exception e) {
+            return String.valueOf(o);
+        }
+    }
+}

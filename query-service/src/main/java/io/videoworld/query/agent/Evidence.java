@@ -1,0 +1,20 @@
+package io.videoworld.query.agent;
+
+import java.util.List;
+
+/**
+ * One piece of evidence an answer can cite: a clip of a stream (a shot, later also episodes and
+ * track events) with its frames.
+ *
+ * @param clip the clip number the model refers to, 1-based, stable within one ask
+ * @param streamId the stream
+ * @param segmentId the shot or episode id
+ * @param startTime start in seconds
+ * @param endTime end in seconds
+ * @param frameIds keyframe ids in the clip
+ * @param thumbnails thumbnail URLs of those frames
+ * @param episodeIds episodes the clip belongs to (none until episodic memory exists)
+ * @param text one line describing the clip for the model
+ */
+public record Evidence(int clip, String streamId, String segmentId, double startTime, double endTime, List<String> frameIds,
+        List<String> thumbnails, List<String> episodeIds, String text) {}
