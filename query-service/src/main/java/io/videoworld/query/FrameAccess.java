@@ -78,12 +78,29 @@ final class FrameAccess {
 
     /** A frame by id: its stored JPEG if it is a keyframe, else decoded from the source, else the nearest keyframe. */
     Image byId(String frameId, VideoDoc v) throws IOException {
-        FrameDoc doc = frames.find(frameId).orElseThrow(() -> ApiException.notFound("frame_id", "no frame with id '" + frameId + "'"));
+        FrameDoc doc = frames.find(frameId).orElse(null);
+        if (doc == null) {
+            // Not (yet) indexed, but a frame number of a stream whose source can still be decoded.
+            long index = frameIndex(frameId);
+            double fps = v.source().sampleFps() > 0 ? v.source().sampleFps() : v.source().fps();
+            if (index < 0 || index > v.maxFrameIndex() || !decodable(v)) {
+                throw ApiException.notFound("frame_id", "no frame with id '" + frameId + "'");
+            }
+            return at(v, List.of(index / fps)).get(0);
+        }
         if (doc.storeRef() != null) {
             return new Image(frameId, doc.ptsMs(), stored(doc), STORED, 0);
         }
         Image img = at(v, List.of(doc.ptsMs() / 1000.0)).get(0);
         return new Image(frameId, img.ptsMs(), img.jpeg(), img.origin(), Math.abs(img.ptsMs() - doc.ptsMs()));
+    }
+
+    private static long frameIndex(String frameId) {
+        try {
+            return Long.parseLong(frameId.substring(frameId.lastIndexOf(':') + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private byte[] stored(FrameDoc k) throws IOException {

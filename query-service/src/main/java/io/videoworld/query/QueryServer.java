@@ -89,7 +89,8 @@ public final class QueryServer implements AutoCloseable {
         app.get("/health", this::health);
         app.get("/v1/tools", this::listTools);
         app.get("/openapi.json", ctx -> ctx.json(OpenApi.document(dispatcher.catalog(), dispatcher.available())));
-        app.get("/docs", ctx -> ctx.html(docsPage()));
+        app.get("/docs", ctx -> ctx.html(page("/docs.html")));
+        app.get("/timeline", ctx -> ctx.html(page("/timeline.html")));
         app.post("/v1/tools/{name}", this::callTool);
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
@@ -228,8 +229,8 @@ public final class QueryServer implements AutoCloseable {
         }).toList()));
     }
 
-    private static String docsPage() throws java.io.IOException {
-        try (var in = QueryServer.class.getResourceAsStream("/docs.html")) {
+    private static String page(String resource) throws java.io.IOException {
+        try (var in = QueryServer.class.getResourceAsStream(resource)) {
             return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
     }

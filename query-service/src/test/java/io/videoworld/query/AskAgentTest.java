@@ -59,35 +59,13 @@ class AskAgentTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path video = tmp.resolve("kitchen.mp4");
-        SampleVideo.write(video, 640, 360, 25, 6.0, List.of(2.0, 4.0));
         String es = TestInfra.get().elasticsearchUrl();
-        try (RestClientTransport t = EsClients.transport(es)) {
-            ElasticsearchClient client = EsClients.sync(t);
-            EsIndices.ensure(client, EsIndices.ALL);
-            SourceInfo info = new SourceInfo(25, 6000L, 150L, "mpeg4", false, 0, 0, 1000L, 100L, 640, 360, 25);
-            index(client, EsDocuments.video(new VideoDoc(STREAM, SourceKind.VIDEO, video.toString(), info, EPOCH, EPOCH,
-                    EPOCH + 5960, 5960, 150, 6, 5, 149, 640, 360, VideoDoc.ENDED)));
-            for (int i = 0; i < 3; i++) {
-                long start = i * 50L;
-                List<KeyframeRef> keys = List.of(new KeyframeRef(start, start * 40, EPOCH + start * 40, 0, 640, 360, 9000, "first"),
-                        new KeyframeRef(start + 25, (start + 25) * 40, EPOCH + (start + 25) * 40, 0, 640, 360, 9000, "middle"));
-                index(client, EsDocuments.segment(new Segment(STREAM, Segment.SHOT, EPOCH, SourceKind.VIDEO, start, start + 50,
-                        start * 40, (start + 50) * 40, EPOCH + start * 40, EPOCH + (start + 50) * 40, i == 0 ? "start" : "cut",
-                        i == 0 ? "none" : "adaptive", 40, start, 1, start + 25, keys, true)));
-            }
-            client.indices().refresh(r -> r.index("vw-*"));
-        }
+        KitchenCam.index(es, tmp, STREAM, EPOCH);
         llm = ScriptedLlm.start();
         llm.respondWith(AskAgentTest::route);
         withModel = new QueryServer(es, tmp.toString(), Auth.off(),
                 new LlmClient(new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(5), 0, false))).start("127.0.0.1", 0);
         withoutModel = new QueryServer(es, tmp.toString()).start("127.0.0.1", 0);
-    }
-
-    private static void index(ElasticsearchClient c, EsWrite w) throws Exception {
-        c.index(i -> i.index(w.index()).id(w.id()).version(w.version()).versionType(VersionType.ExternalGte)
-                .withJson(new ByteArrayInputStream(w.json())));
     }
 
     @AfterAll

@@ -71,6 +71,16 @@ class AuthTest {
     }
 
     @Test
+    void askingAboutAnotherTeamsStreamIsForbidden() throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/ask"))
+                .header("Authorization", "Bearer " + LOBBY_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"question\": \"Who parked?\", \"stream_ids\": [\"lobby-east\", \"garage-west\"]}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.body()).contains("\"field\":\"stream_ids[1]\"");
+    }
+
+    @Test
     void theAdminReachesEverythingAndHealthNeedsNoToken() throws Exception {
         assertThat(call(ADMIN_TOKEN, "garage-west").statusCode()).isEqualTo(404);
         HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build(),
