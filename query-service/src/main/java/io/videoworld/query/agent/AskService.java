@@ -53,8 +53,11 @@ public final class AskService {
     /** Runs one question; {@code events} sees every trace step as it happens (for server-sent events). */
     public Map<String, Object> ask(Caller caller, JsonNode body, Consumer<Map<String, Object>> events) throws IOException {
         AskRequest req = AskRequest.parse(body);
+        // Rights first, for every stream, so a refusal never depends on (or reveals) which streams exist.
         for (int i = 0; i < req.streams().size(); i++) {
             ToolDispatcher.requireRead(caller, req.streams().get(i), "stream_ids[" + i + "]");
+        }
+        for (int i = 0; i < req.streams().size(); i++) {
             if (videos.find(req.streams().get(i)).isEmpty()) {
                 throw ApiException.notFound("stream_ids[" + i + "]", "no video with id '" + req.streams().get(i) + "' has been ingested");
             }
