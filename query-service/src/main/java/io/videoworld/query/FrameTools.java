@@ -97,7 +97,8 @@ public final class FrameTools {
         }
         List<Map<String, Object>> out = new ArrayList<>();
         if (!times.isEmpty()) {
-            for (FrameAccess.Image img : "frame_id".equals(format) ? access.idsAt(v, times) : access.at(v, times)) {
+            // Only base64 needs pixels now; ids and URLs are resolved without decoding anything.
+            for (FrameAccess.Image img : "base64".equals(format) ? access.at(v, times) : access.idsAt(v, times)) {
                 out.add(frameJson(v, img, format, size));
             }
         }
@@ -235,8 +236,16 @@ public final class FrameTools {
         f.put("timestamp", VideoTools.round(img.ptsMs() / 1000.0, 3));
         f.put("frame_number", Math.round(img.ptsMs() / 1000.0 * v.source().fps()));
         if (img.jpeg() == null) {
-            f.put("resolution", Map.of("width", v.width(), "height", v.height()));
+            int w = size.width > 0 ? size.width : size.height > 0 ? (int) Math.round((double) v.width() * size.height / v.height()) : v.width();
+            int h = size.height > 0 ? size.height : (int) Math.round((double) v.height() * w / v.width());
+            f.put("resolution", Map.of("width", w, "height", h));
+            if ("url".equals(format)) {
+                f.put("image_url", FrameUrls.of(img.frameId(), size.width, size.height, null, 0));
+            }
             f.put("origin", img.origin());
+            if (img.offsetMs() > 0) {
+                f.put("offset_ms", img.offsetMs());
+            }
             return f;
         }
         byte[] jpeg = Images.transform(img.jpeg(), null, size.width, size.height, 90);

@@ -2,6 +2,7 @@ package io.videoworld.connectors.es;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.videoworld.core.Names;
@@ -12,8 +13,9 @@ import java.util.List;
 
 /** Read side of {@code vw-shots}: a stream's shots or scenes in time order. */
 public final class SegmentRepository {
-    /** More segments than this in one stream are paged by later issues' tools; one call returns them all up to here. */
+    /** The most segments one call returns. */
     public static final int MAX = 10_000;
+    static final int PAGE = 200;
 
     private final ElasticsearchClient client;
 
@@ -21,16 +23,33 @@ public final class SegmentRepository {
         this.client = client;
     }
 
-    /** Segments of one kind ("shot" or "scene") of one push of a stream, by start frame. */
+    /**
+     * Segments of one kind ("shot" or "scene") of one push of a stream, by start frame. Pages of
+     * {@link #PAGE}: Lucene sizes its top-hits queue by the requested size up front, so asking for
+     * thousands at once costs every call, however few segments there are.
+     */
     public List<Segment> list(String streamId, long epochMs, String kind) throws IOException {
         try {
             List<Segment> out = new ArrayList<>();
-            for (Hit<Segment> h : client.search(s -> s.index(Names.SHOTS_INDEX).size(MAX)
-                    .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
-                            .filter(f -> f.term(t -> t.field("kind").value(kind)))
-                            .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))))
-                    .sort(o -> o.field(f -> f.field("start_frame").order(SortOrder.Asc))), Segment.class).hits().hits()) {
-                out.add(h.source());
+            Long after = null;
+            while (out.size() < MAX) {
+                Long from = after;
+                List<Hit<Segment>> hits = client.search(s -> {
+                    s.index(Names.SHOTS_INDEX).size(PAGE)
+                            .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                                    .filter(f -> f.term(t -> t.field("kind").value(kind)))
+                                    .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))))
+                            .sort(o -> o.field(f -> f.field("start_frame").order(SortOrder.Asc)));
+                    if (from != null) {
+                        s.searchAfter(FieldValue.of(from));
+                    }
+                    return s;
+                }, Segment.class).hits().hits();
+                hits.forEach(h -> out.add(h.source()));
+                if (hits.size() < PAGE) {
+                    break;
+                }
+                after = out.get(out.size() - 1).startFrame();
             }
             return out;
         } catch (ElasticsearchException e) {
