@@ -1,0 +1,13 @@
+package io.videoworld.operators.inference;
+
+/**
+ * One line of text read from an image.
+ *
+ * @param text the text
+ * @param x left edge in pixels
+ * @param y top edge in pixels
+ * @param width box width in pixels
+ * @param height box height in pixels
+ * @param score mean character confidence, 0-1
+ */
+public record OcrLine(String text, int x, int y, int width, int height, double score) {}

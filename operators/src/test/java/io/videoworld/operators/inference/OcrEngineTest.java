@@ -1,0 +1,83 @@
+package io.videoworld.operators.inference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The real PP-OCRv4 weights on a rendered screenshot whose text is known. */
+class OcrEngineTest {
+    private static OcrEngine ocr;
+
+    @BeforeAll
+    static void load() throws Exception {
+        ocr = OcrEngine.load(TextEmbedderTest.models());
+    }
+
+    @AfterAll
+    static void close() {
+        ocr.close();
+    }
+
+    static byte[] screenshot(String... lines) throws Exception {
+        BufferedImage img = new BufferedImage(1280, 720, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setColor(new Color(250, 250, 250));
+        g.fillRect(0, 0, 1280, 720);
+        g.setColor(new Color(40, 90, 200));
+        g.fillRect(0, 0, 1280, 56);
+        Font font = Font.createFont(Font.TRUETYPE_FONT, new File("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"));
+        g.setFont(font.deriveFont(34f));
+        g.setColor(Color.WHITE);
+        g.drawString("Inbox - Mail", 24, 40);
+        g.setColor(new Color(30, 30, 30));
+        g.setFont(font.deriveFont(28f));
+        for (int i = 0; i < lines.length; i++) {
+            g.drawString(lines[i], 60, 140 + i * 70);
+        }
+        g.dispose();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ImageIO.write(img, "png", out);
+        return out.toByteArray();
+    }
+
+    @Test
+    void readsTheLinesOfARenderedScreenshotInOrder() throws Exception {
+        List<OcrLine> lines = ocr.read(screenshot("Quarterly report due Friday", "Meeting moved to 3pm", "Invoice 2041 paid"));
+        List<String> text = lines.stream().map(OcrLine::text).toList();
+        assertThat(text).hasSize(4);
+        assertThat(text.get(0)).isEqualToIgnoringWhitespace("Inbox-Mail");
+        assertThat(text.get(1)).isEqualToIgnoringWhitespace("QuarterlyreportdueFriday");
+        assertThat(text.get(2)).isEqualToIgnoringWhitespace("Meetingmovedto3pm");
+        assertThat(text.get(3)).isEqualToIgnoringWhitespace("Invoice2041paid");
+        OcrLine second = lines.get(1);
+        assertThat(second.y()).isBetween(95, 130);
+        assertThat(second.x()).isBetween(40, 70);
+        assertThat(second.score()).isGreaterThan(0.8);
+    }
+
+    @Test
+    void ctcDecodingCollapsesRepeatsAndDropsBlanks() {
+        List<String> alphabet = List.of("", "a", "b");
+        float[] probs = {
+            0.1f, 0.8f, 0.1f,
+            0.1f, 0.8f, 0.1f,
+            0.9f, 0.05f, 0.05f,
+            0.1f, 0.8f, 0.1f,
+            0.1f, 0.1f, 0.8f};
+        PpOcrImages.Decoded d = PpOcrImages.ctcDecode(probs, 5, 3, alphabet);
+        assertThat(d.text()).isEqualTo("aab");
+        assertThat(d.score()).isCloseTo(0.8, org.assertj.core.api.Assertions.within(1e-6));
+    }
+}
