@@ -7,6 +7,7 @@ public final class Names {
     public static final String VIDEOS_INDEX = "vw-videos";
     public static final String FRAMES_INDEX = "vw-frames";
     public static final String SHOTS_INDEX = "vw-shots";
+    public static final String PERCEPTION_INDEX = "vw-perception";
 
     /** Kafka headers on dead letters. */
     public static final String DLQ_REASON_HEADER = "vw.reason";

@@ -10,6 +10,11 @@ import io.videoworld.core.DeadLetter;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameDoc;
 import io.videoworld.core.FeatureBatch;
+import io.videoworld.core.Keyframe;
+import io.videoworld.core.Perception;
+import io.videoworld.operators.inference.PerceptionFunction;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import io.videoworld.core.Ingested;
 import io.videoworld.core.Segment;
 import io.videoworld.connectors.framestore.FrameStoreSink;
@@ -88,12 +93,20 @@ public final class IngestJob {
                 .keyBy(FeatureBatch::streamId, Types.STRING)
                 .process(new ShotDetector(ShotOptions.params(conf), conf.get(ShotOptions.IDLE_GAP).toMillis()))
                 .name("shots and scenes").uid("shot-detector");
-        segments.getSideOutput(ShotDetector.KEYFRAMES)
-                .sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
+        DataStream<Keyframe> keyframes = segments.getSideOutput(ShotDetector.KEYFRAMES);
+        keyframes.sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
 
         DataStream<EsWrite> writes = frames.map(EsDocuments::frame, ES_WRITE).name("frame documents")
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"),
                         segments.flatMap(IngestJob::segmentWrites, ES_WRITE).name("shot, scene and keyframe documents"));
+        if (conf.get(PerceptionOptions.ENABLED)) {
+            DataStream<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
+                            new PerceptionFunction(conf.get(PerceptionOptions.MODELS), conf.get(PerceptionOptions.MAX_BATCH),
+                                    conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
+                            conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
+                    .name("perception: OCR, embeddings, descriptors").uid("perception");
+            writes = writes.union(perception.map(EsDocuments::perception, ES_WRITE).name("perception documents"));
+        }
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
                         .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))
                         .maxInFlightRequests(conf.get(IngestOptions.ES_MAX_IN_FLIGHT))

@@ -47,6 +47,7 @@ public final class LocalLauncher implements Callable<Integer> {
         conf.set(IngestOptions.KAFKA_BOOTSTRAP, kafka.bootstrap());
         conf.set(IngestOptions.ES_URL, esUrl);
         conf.set(ShotOptions.FRAME_STORE, home.resolve("frames").toAbsolutePath().toString());
+        conf.set(PerceptionOptions.MODELS, home.resolve("models").toAbsolutePath().toString());
         KafkaTopics.ensure(kafka.bootstrap(), parallelism, conf.get(IngestOptions.FRAMES_TOPIC), conf.get(IngestOptions.DLQ_TOPIC));
 
         Configuration flink = new Configuration();

@@ -24,6 +24,7 @@ class RecordTypesTest {
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Segment.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Keyframe.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.shots.ShotState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Perception.class);
     }
 
     @Test

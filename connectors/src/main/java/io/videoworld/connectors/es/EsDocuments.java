@@ -37,6 +37,15 @@ public final class EsDocuments {
         return new EsWrite(Names.SHOTS_INDEX, s.id(), version, json(node));
     }
 
+    /** What inference saw in a keyframe; rewritten identically on replay, so versioned by push only. */
+    public static EsWrite perception(io.videoworld.core.Perception p) {
+        ObjectNode node = Json.MAPPER.valueToTree(p);
+        if (p.textEmbedding() == null) {
+            node.remove("text_embedding");
+        }
+        return new EsWrite(Names.PERCEPTION_INDEX, p.id(), pushVersion(p.epochMs(), 1), json(node));
+    }
+
     /** The keyframe documents of a closed shot, for {@code vw-frames}. */
     public static List<EsWrite> keyframes(Segment shot) {
         List<EsWrite> out = new ArrayList<>();

@@ -9,6 +9,7 @@ import static org.bytedeco.opencv.global.opencv_imgproc.boundingRect;
 import static org.bytedeco.opencv.global.opencv_imgproc.findContours;
 
 import ai.djl.MalformedModelException;
+import io.videoworld.core.TextLine;
 import ai.djl.inference.Predictor;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
@@ -81,22 +82,22 @@ public final class OcrEngine implements AutoCloseable {
     }
 
     /** The lines of text in a JPEG or PNG, top to bottom, left to right. */
-    public List<OcrLine> read(byte[] image) {
+    public List<TextLine> read(byte[] image) {
         try (BytePointer data = new BytePointer(image); Mat buf = new Mat(1, image.length, CV_8UC1, data);
                 Mat bgr = imdecode(buf, IMREAD_COLOR); NDManager manager = det.getNDManager().newSubManager()) {
             if (bgr == null || bgr.empty()) {
                 throw new IllegalArgumentException("not a decodable image");
             }
-            List<OcrLine> out = new ArrayList<>();
+            List<TextLine> out = new ArrayList<>();
             for (Rect r : detect(bgr, manager)) {
                 try (Mat crop = bgr.apply(r)) {
-                    OcrLine line = recognise(crop, r, manager);
+                    TextLine line = recognise(crop, r, manager);
                     if (!line.text().isBlank()) {
                         out.add(line);
                     }
                 }
             }
-            out.sort(Comparator.comparingInt((OcrLine l) -> l.y() / Math.max(1, l.height() / 2)).thenComparingInt(OcrLine::x));
+            out.sort(Comparator.comparingInt((TextLine l) -> l.y() / Math.max(1, l.height() / 2)).thenComparingInt(TextLine::x));
             return out;
         } catch (TranslateException e) {
             throw new IllegalStateException("OCR failed", e);
@@ -139,14 +140,14 @@ public final class OcrEngine implements AutoCloseable {
         return boxes;
     }
 
-    private OcrLine recognise(Mat crop, Rect box, NDManager manager) throws TranslateException {
+    private TextLine recognise(Mat crop, Rect box, NDManager manager) throws TranslateException {
         int w = Math.min(REC_MAX_WIDTH, Math.max(REC_HEIGHT, (int) Math.ceil((double) crop.cols() * REC_HEIGHT / crop.rows())));
         float[] input = PpOcrImages.recInput(crop, w, REC_HEIGHT);
         NDArray x = manager.create(FloatBuffer.wrap(input), new Shape(1, 3, REC_HEIGHT, w));
         NDArray y = recogniser.predict(new NDList(x)).get(0);
         long[] shape = y.getShape().getShape();
         PpOcrImages.Decoded d = PpOcrImages.ctcDecode(y.toFloatArray(), (int) shape[1], (int) shape[2], alphabet);
-        return new OcrLine(d.text(), box.x(), box.y(), box.width(), box.height(), d.score());
+        return new TextLine(d.text(), box.x(), box.y(), box.width(), box.height(), d.score());
     }
 
     @Override

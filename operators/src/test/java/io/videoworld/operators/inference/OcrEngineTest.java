@@ -2,6 +2,7 @@ package io.videoworld.operators.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoworld.core.TextLine;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
@@ -54,14 +55,14 @@ class OcrEngineTest {
 
     @Test
     void readsTheLinesOfARenderedScreenshotInOrder() throws Exception {
-        List<OcrLine> lines = ocr.read(screenshot("Quarterly report due Friday", "Meeting moved to 3pm", "Invoice 2041 paid"));
-        List<String> text = lines.stream().map(OcrLine::text).toList();
+        List<TextLine> lines = ocr.read(screenshot("Quarterly report due Friday", "Meeting moved to 3pm", "Invoice 2041 paid"));
+        List<String> text = lines.stream().map(TextLine::text).toList();
         assertThat(text).hasSize(4);
         assertThat(text.get(0)).isEqualToIgnoringWhitespace("Inbox-Mail");
         assertThat(text.get(1)).isEqualToIgnoringWhitespace("QuarterlyreportdueFriday");
         assertThat(text.get(2)).isEqualToIgnoringWhitespace("Meetingmovedto3pm");
         assertThat(text.get(3)).isEqualToIgnoringWhitespace("Invoice2041paid");
-        OcrLine second = lines.get(1);
+        TextLine second = lines.get(1);
         assertThat(second.y()).isBetween(95, 130);
         assertThat(second.x()).isBetween(40, 70);
         assertThat(second.score()).isGreaterThan(0.8);

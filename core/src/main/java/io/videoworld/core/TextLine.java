@@ -1,7 +1,7 @@
-package io.videoworld.operators.inference;
+package io.videoworld.core;
 
 /**
- * One line of text read from an image.
+ * One line of text read from an image (OCR).
  *
  * @param text the text
  * @param x left edge in pixels
@@ -10,4 +10,4 @@ package io.videoworld.operators.inference;
  * @param height box height in pixels
  * @param score mean character confidence, 0-1
  */
-public record OcrLine(String text, int x, int y, int width, int height, double score) {}
+public record TextLine(String text, int x, int y, int width, int height, double score) {}

@@ -1,0 +1,44 @@
+package io.videoworld.core;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What inference saw in one keyframe; one document in {@code vw-perception}.
+ *
+ * @param streamId the stream
+ * @param epochMs the push
+ * @param frameIndex producer frame number
+ * @param ptsMs presentation time
+ * @param role the keyframe's role in its shot
+ * @param lines OCR text lines with boxes
+ * @param text all OCR text, line by line (what BM25 search reads)
+ * @param textEmbedding unit-length MiniLM embedding of {@code text}; null when there is no text
+ * @param imageDescriptor unit-length colour/layout descriptor for visual similarity
+ * @param device where the models ran: "cpu" or "gpu"
+ */
+public record Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines,
+        String text, float[] textEmbedding, float[] imageDescriptor, String device) {
+
+    public String id() {
+        return Ids.frame(streamId, frameIndex);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Perception p && streamId.equals(p.streamId) && epochMs == p.epochMs && frameIndex == p.frameIndex
+                && Objects.equals(lines, p.lines) && Objects.equals(text, p.text) && Arrays.equals(textEmbedding, p.textEmbedding)
+                && Arrays.equals(imageDescriptor, p.imageDescriptor);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(streamId, epochMs, frameIndex, text);
+    }
+
+    @Override
+    public String toString() {
+        return "Perception[" + id() + " " + lines.size() + " lines]";
+    }
+}
