@@ -9,7 +9,9 @@ import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.FrameRepository;
+import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.SegmentRepository;
+import io.videoworld.operators.inference.TextEmbedder;
 import io.videoworld.connectors.framestore.FrameStore;
 import io.videoworld.connectors.images.Images;
 import io.videoworld.core.VideoDoc;
@@ -64,6 +66,13 @@ public final class QueryServer implements AutoCloseable {
      * @param llm the model for {@code /v1/ask}; null runs it in evidence mode
      */
     public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm) {
+        this(esUrl, frameStore, auth, llm, null);
+    }
+
+    /**
+     * @param embedder embeds questions for the vector half of evidence search; null searches text only
+     */
+    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder) {
         this.auth = auth;
         this.llm = llm;
         this.transport = EsClients.transport(esUrl);
@@ -79,7 +88,7 @@ public final class QueryServer implements AutoCloseable {
                 .register("sample_frames", frameTools::sampleFrames)
                 .register("crop_region", frameTools::cropRegion)
                 .register("get_segment", frameTools::getSegment);
-        this.ask = new AskService(llm, new EvidenceSearch(videos, segments), videos, (v, times) -> frames.at(v, times).stream()
+        this.ask = new AskService(llm, new EvidenceSearch(videos, segments, new PerceptionRepository(es), embedder), videos, (v, times) -> frames.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;

@@ -37,6 +37,9 @@ public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--llm-timeout", defaultValue = "60", description = "seconds per model call (default: ${DEFAULT-VALUE})")
     int llmTimeout;
 
+    @Option(names = "--models", defaultValue = ".vw/models", description = "models from deploy/models.sh, for question embeddings (default: ${DEFAULT-VALUE})")
+    java.nio.file.Path models;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
     }
@@ -46,8 +49,14 @@ public final class QueryServiceMain implements Callable<Integer> {
         io.videoworld.query.llm.LlmClient llm = llmUrl == null ? null : new io.videoworld.query.llm.LlmClient(
                 new io.videoworld.query.llm.LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
                         java.time.Duration.ofSeconds(llmTimeout), 2, llmVision));
+        io.videoworld.operators.inference.TextEmbedder embedder = null;
+        try {
+            embedder = io.videoworld.operators.inference.TextEmbedder.load(models);
+        } catch (java.io.IOException e) {
+            System.err.println("evidence search without embeddings: " + e.getMessage());
+        }
         QueryServer server = new QueryServer(esUrl, frameStore,
-                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm).start(host, port);
+                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm, embedder).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

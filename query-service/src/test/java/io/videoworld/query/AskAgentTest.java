@@ -20,6 +20,7 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.llm.LlmClient;
 import io.videoworld.query.llm.LlmConfig;
+import io.videoworld.operators.inference.TextEmbedder;
 import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.ScriptedLlm.Reply;
 import io.videoworld.testkit.TestInfra;
@@ -47,6 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AskAgentTest {
     private static final String STREAM = "kitchen-cam";
+    private static final String PANTRY = "pantry-cam";
+    private static TextEmbedder embedder;
     private static final long EPOCH = 1_700_000_500_000L;
     @TempDir
     static Path tmp;
@@ -61,11 +64,13 @@ class AskAgentTest {
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
         KitchenCam.index(es, tmp, STREAM, EPOCH);
+        embedder = TextEmbedder.load(KitchenCam.models());
+        KitchenCam.index(es, tmp, PANTRY, EPOCH, embedder);
         llm = ScriptedLlm.start();
         llm.respondWith(AskAgentTest::route);
         withModel = new QueryServer(es, tmp.toString(), Auth.off(),
                 new LlmClient(new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(5), 0, false))).start("127.0.0.1", 0);
-        withoutModel = new QueryServer(es, tmp.toString()).start("127.0.0.1", 0);
+        withoutModel = new QueryServer(es, tmp.toString(), Auth.off(), null, embedder).start("127.0.0.1", 0);
     }
 
     @AfterAll
@@ -73,6 +78,7 @@ class AskAgentTest {
         withModel.close();
         withoutModel.close();
         llm.close();
+        embedder.close();
     }
 
     @BeforeEach
@@ -152,14 +158,22 @@ class AskAgentTest {
 
     @Test
     void withoutAModelTheAnswerIsTheRankedEvidenceAndSaysSo() throws Exception {
-        JsonNode r = ask(withoutModel, question("Where is the mug?"));
+        JsonNode r = ask(withoutModel, "{\"question\": \"Where is the coffee mug?\", \"stream_ids\": [\"" + PANTRY + "\"]}");
         assertThat(r.get("mode").asText()).isEqualTo("evidence");
         assertThat(r.get("message").asText()).contains("No LLM is configured");
         assertThat(r.get("evidence")).hasSize(3);
-        JsonNode second = r.get("evidence").get(1);
-        assertThat(second.get("segment_id").asText()).isEqualTo(STREAM + ":shot:0000000050");
-        assertThat(second.get("start_time").asDouble()).isEqualTo(2.0);
-        assertThat(second.get("thumbnails").get(0).asText()).startsWith("/v1/frames/" + STREAM + ":f:0000000050");
+        JsonNode best = r.get("evidence").get(0);
+        assertThat(best.get("segment_id").asText()).isEqualTo(PANTRY + ":shot:0000000050");
+        assertThat(best.get("matched_text").asText()).isEqualTo("Coffee mug on the kitchen table");
+        assertThat(best.get("score").asDouble()).isGreaterThan(r.get("evidence").get(1).path("score").asDouble(0));
+        assertThat(best.get("start_time").asDouble()).isEqualTo(2.0);
+        assertThat(best.get("thumbnails").get(0).asText()).startsWith("/v1/frames/" + PANTRY + ":f:0000000050");
+    }
+
+    @Test
+    void theMeaningOfTheQuestionFindsTextThatSharesNoWordWithIt() throws Exception {
+        JsonNode r = ask(withoutModel, "{\"question\": \"Will it be wet outside later?\", \"stream_ids\": [\"" + PANTRY + "\"]}");
+        assertThat(r.get("evidence").get(0).get("matched_text").asText()).isEqualTo("Weather: rain expected tonight");
     }
 
     @Test

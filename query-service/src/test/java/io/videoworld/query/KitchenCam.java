@@ -9,6 +9,9 @@ import io.videoworld.connectors.es.EsIndices;
 import io.videoworld.connectors.es.EsWrite;
 import io.videoworld.connectors.producer.SampleVideo;
 import io.videoworld.core.KeyframeRef;
+import io.videoworld.core.Perception;
+import io.videoworld.core.TextLine;
+import io.videoworld.operators.inference.TextEmbedder;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
@@ -25,6 +28,14 @@ final class KitchenCam {
     private KitchenCam() {}
 
     static void index(String esUrl, Path dir, String stream, long epoch) throws Exception {
+        index(esUrl, dir, stream, epoch, null);
+    }
+
+    /**
+     * Also writes what inference would have read in each shot's middle keyframe (porch light, coffee
+     * mug, weather), embedded with {@code embedder} when given.
+     */
+    static void index(String esUrl, Path dir, String stream, long epoch, TextEmbedder embedder) throws Exception {
         Path video = dir.resolve(stream + ".mp4");
         SampleVideo.write(video, 640, 360, 25, 6.0, List.of(2.0, 4.0));
         try (RestClientTransport t = EsClients.transport(esUrl)) {
@@ -44,8 +55,36 @@ final class KitchenCam {
                         start * 40, (start + 50) * 40, epoch + start * 40, epoch + (start + 50) * 40, i == 0 ? "start" : "cut",
                         i == 0 ? "none" : "adaptive", 40, start, 1, start + 25, List.of(), true)));
             }
+            if (embedder != null) {
+                String[] read = {"Porch light switch by the door", "Coffee mug on the kitchen table", "Weather: rain expected tonight"};
+                for (int i = 0; i < 3; i++) {
+                    long frame = i * 50L + 25;
+                    write(client, EsDocuments.perception(new Perception(stream, epoch, frame, frame * 40, "middle",
+                            List.of(new TextLine(read[i], 40, 40, 400, 30, 0.97)), read[i], embedder.embed(read[i]),
+                            unit(176, i), "cpu")));
+                }
+            }
             client.indices().refresh(r -> r.index("vw-*"));
         }
+    }
+
+    private static float[] unit(int dims, int axis) {
+        float[] v = new float[dims];
+        v[axis] = 1;
+        return v;
+    }
+
+    /** The models deploy/models.sh provisioned: $VW_MODELS, else the nearest .vw/models above. */
+    static Path models() {
+        String env = System.getenv("VW_MODELS");
+        if (env != null) {
+            return Path.of(env);
+        }
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !java.nio.file.Files.isDirectory(p.resolve(".vw/models"))) {
+            p = p.getParent();
+        }
+        return p == null ? Path.of(".vw/models") : p.resolve(".vw/models");
     }
 
     private static void write(ElasticsearchClient c, EsWrite w) throws Exception {

@@ -40,10 +40,26 @@ public final class EsDocuments {
     /** What inference saw in a keyframe; rewritten identically on replay, so versioned by push only. */
     public static EsWrite perception(io.videoworld.core.Perception p) {
         ObjectNode node = Json.MAPPER.valueToTree(p);
-        if (p.textEmbedding() == null) {
+        // Cosine vectors of length zero are refused by the mapping, and one refusal would stop the job.
+        if (!nonZero(p.textEmbedding())) {
             node.remove("text_embedding");
         }
+        if (!nonZero(p.imageDescriptor())) {
+            node.remove("image_descriptor");
+        }
         return new EsWrite(Names.PERCEPTION_INDEX, p.id(), pushVersion(p.epochMs(), 1), json(node));
+    }
+
+    private static boolean nonZero(float[] v) {
+        if (v == null) {
+            return false;
+        }
+        for (float x : v) {
+            if (x != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The keyframe documents of a closed shot, for {@code vw-frames}. */

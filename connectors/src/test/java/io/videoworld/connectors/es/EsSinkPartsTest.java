@@ -46,6 +46,14 @@ class EsSinkPartsTest {
     }
 
     @Test
+    void zeroLengthVectorsAreLeftOutRatherThanRefusedByTheMapping() {
+        var p = new io.videoworld.core.Perception("cam", 1_700_000_000_000L, 3, 120, "first", java.util.List.of(), "", new float[4],
+                new float[] {0, 1}, "cpu");
+        String json = new String(EsDocuments.perception(p).json(), StandardCharsets.UTF_8);
+        assertThat(json).doesNotContain("text_embedding").contains("\"image_descriptor\":[0.0,1.0]");
+    }
+
+    @Test
     void frameDocumentsHaveSnakeCaseJsonAndDeterministicIds() {
         EsWrite w = EsDocuments.frame(new FrameDoc("cam", 1_700_000_000_000L, 7, 280, 1280, 1, 64, 36, 900, SourceKind.SCREEN));
         assertThat(w.id()).isEqualTo("cam:f:0000000007");

@@ -63,7 +63,7 @@ public final class AskService {
             }
         }
         Trace trace = new Trace(events);
-        List<Evidence> evidence = search.search(req.streams(), req.from(), req.to());
+        List<Evidence> evidence = search.search(req.streams(), req.from(), req.to(), req.question());
         trace.add("search", Map.of("clips", evidence.size(), "streams", req.streams()));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("question", req.question());
@@ -71,8 +71,8 @@ public final class AskService {
             out.put("mode", "evidence");
             out.put("answer", null);
             out.put("message", "No LLM is configured, so no answer is composed: these are the indexed clips of the "
-                    + "named streams in the time range, in time order. Configure an OpenAI-compatible endpoint "
-                    + "(--llm-url, --llm-model) for answers.");
+                    + "named streams in the time range, those whose on-screen text matches the question first (by score), "
+                    + "then the rest in time order. Configure an OpenAI-compatible endpoint (--llm-url, --llm-model) for answers.");
             out.put("evidence", evidence);
             out.put("trace", trace.steps());
             return out;

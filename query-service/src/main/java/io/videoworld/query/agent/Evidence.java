@@ -14,7 +14,10 @@ import java.util.List;
  * @param frameIds keyframe ids in the clip
  * @param thumbnails thumbnail URLs of those frames
  * @param episodeIds episodes the clip belongs to (none until episodic memory exists)
+ * @param score how well the clip matches the question, 0-1 (hybrid BM25 + embedding over the text
+ *     read in its keyframes); null when nothing in it matched
+ * @param matchedText the best-matching text read in the clip, or null
  * @param text one line describing the clip for the model
  */
 public record Evidence(int clip, String streamId, String segmentId, double startTime, double endTime, List<String> frameIds,
-        List<String> thumbnails, List<String> episodeIds, String text) {}
+        List<String> thumbnails, List<String> episodeIds, Double score, String matchedText, String text) {}
