@@ -25,25 +25,13 @@ final class IngestRun {
         conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(1));
         conf.set(ShotOptions.FRAME_STORE, frameStore.toString());
-        conf.set(PerceptionOptions.MODELS, models().toString());
+        conf.set(PerceptionOptions.MODELS, io.videoworld.operators.inference.ModelDirectory.locate().toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         IngestJob.build(env, conf);
         return env.executeAsync(prefix + "-ingest");
     }
 
-    /** The models deploy/models.sh provisioned: $VW_MODELS, else the nearest .vw/models above. */
-    static Path models() {
-        String env = System.getenv("VW_MODELS");
-        if (env != null) {
-            return Path.of(env);
-        }
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !java.nio.file.Files.isDirectory(p.resolve(".vw/models"))) {
-            p = p.getParent();
-        }
-        return p == null ? Path.of(".vw/models") : p.resolve(".vw/models");
-    }
 
     /** Documents in an index matching a query, after a refresh; 0 while the index does not exist. */
     static long count(ElasticsearchClient es, String index, Query query) throws Exception {

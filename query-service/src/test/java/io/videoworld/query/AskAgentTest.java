@@ -64,7 +64,7 @@ class AskAgentTest {
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
         KitchenCam.index(es, tmp, STREAM, EPOCH);
-        embedder = TextEmbedder.load(KitchenCam.models());
+        embedder = TextEmbedder.load(io.videoworld.operators.inference.ModelDirectory.locate());
         KitchenCam.index(es, tmp, PANTRY, EPOCH, embedder);
         llm = ScriptedLlm.start();
         llm.respondWith(AskAgentTest::route);

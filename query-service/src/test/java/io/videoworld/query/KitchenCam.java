@@ -74,18 +74,6 @@ final class KitchenCam {
         return v;
     }
 
-    /** The models deploy/models.sh provisioned: $VW_MODELS, else the nearest .vw/models above. */
-    static Path models() {
-        String env = System.getenv("VW_MODELS");
-        if (env != null) {
-            return Path.of(env);
-        }
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !java.nio.file.Files.isDirectory(p.resolve(".vw/models"))) {
-            p = p.getParent();
-        }
-        return p == null ? Path.of(".vw/models") : p.resolve(".vw/models");
-    }
 
     private static void write(ElasticsearchClient c, EsWrite w) throws Exception {
         c.index(i -> i.index(w.index()).id(w.id()).version(w.version()).versionType(VersionType.ExternalGte)

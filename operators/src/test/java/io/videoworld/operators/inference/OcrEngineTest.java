@@ -22,7 +22,7 @@ class OcrEngineTest {
 
     @BeforeAll
     static void load() throws Exception {
-        ocr = OcrEngine.load(TextEmbedderTest.models());
+        ocr = OcrEngine.load(ModelDirectory.locate());
     }
 
     @AfterAll

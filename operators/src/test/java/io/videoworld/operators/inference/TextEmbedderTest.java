@@ -3,8 +3,6 @@ package io.videoworld.operators.inference;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,21 +11,10 @@ import org.junit.jupiter.api.Test;
 class TextEmbedderTest {
     private static TextEmbedder embedder;
 
-    static Path models() {
-        String env = System.getenv("VW_MODELS");
-        if (env != null) {
-            return Path.of(env);
-        }
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve(".vw/models"))) {
-            p = p.getParent();
-        }
-        return p == null ? Path.of(".vw/models") : p.resolve(".vw/models");
-    }
 
     @BeforeAll
     static void load() throws Exception {
-        embedder = TextEmbedder.load(models());
+        embedder = TextEmbedder.load(ModelDirectory.locate());
     }
 
     @AfterAll
