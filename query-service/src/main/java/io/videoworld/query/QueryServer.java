@@ -46,6 +46,8 @@ public final class QueryServer implements AutoCloseable {
     private final VideoRepository videos;
     private final FrameAccess frames;
     private final Auth auth;
+    /** Reads of stream and shot documents are reused this long; the index itself refreshes once a second. */
+    static final long READ_CACHE_MS = 500;
     private final LlmClient llm;
     private final AskService ask;
 
@@ -77,8 +79,8 @@ public final class QueryServer implements AutoCloseable {
         this.llm = llm;
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
-        this.videos = new VideoRepository(es);
-        SegmentRepository segments = new SegmentRepository(es);
+        this.videos = new VideoRepository(es, READ_CACHE_MS);
+        SegmentRepository segments = new SegmentRepository(es, READ_CACHE_MS);
         FrameRepository frameDocs = new FrameRepository(es);
         this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore));
         VideoTools video = new VideoTools(videos, segments);

@@ -18,9 +18,16 @@ public final class SegmentRepository {
     static final int PAGE = 200;
 
     private final ElasticsearchClient client;
+    private final TtlCache<String, List<Segment>> cache;
 
     public SegmentRepository(ElasticsearchClient client) {
+        this(client, 0);
+    }
+
+    /** @param cacheMs how long a read is reused (0: never) */
+    public SegmentRepository(ElasticsearchClient client, long cacheMs) {
         this.client = client;
+        this.cache = new TtlCache<>(cacheMs);
     }
 
     /**
@@ -29,6 +36,10 @@ public final class SegmentRepository {
      * thousands at once costs every call, however few segments there are.
      */
     public List<Segment> list(String streamId, long epochMs, String kind) throws IOException {
+        return cache.get(streamId + "\u0000" + epochMs + "\u0000" + kind, k -> read(streamId, epochMs, kind));
+    }
+
+    private List<Segment> read(String streamId, long epochMs, String kind) throws IOException {
         try {
             List<Segment> out = new ArrayList<>();
             Long after = null;
@@ -51,7 +62,7 @@ public final class SegmentRepository {
                 }
                 after = out.get(out.size() - 1).startFrame();
             }
-            return out;
+            return List.copyOf(out);
         } catch (ElasticsearchException e) {
             if (e.status() == 404) {
                 return List.of();

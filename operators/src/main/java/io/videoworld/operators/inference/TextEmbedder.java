@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * 384-dimension sentence embeddings with all-MiniLM-L6-v2 (int8 ONNX) on DJL's OnnxRuntime
  * engine, from the directory {@code deploy/models.sh} fills. One instance holds one predictor:
- * create it in an operator's {@code open()} and close it in {@code close()}.
+ * create it in an operator's {@code open()} and close it in {@code close()}; calls from several
+ * threads take turns.
  */
 public final class TextEmbedder implements AutoCloseable {
     public static final int DIMENSIONS = 384;
@@ -50,8 +51,8 @@ public final class TextEmbedder implements AutoCloseable {
         }
     }
 
-    /** The unit-length embedding of a text. */
-    public float[] embed(String text) {
+    /** The unit-length embedding of a text. Serialised: a DJL predictor must not run on two threads at once. */
+    public synchronized float[] embed(String text) {
         try {
             return predictor.predict(text);
         } catch (TranslateException e) {

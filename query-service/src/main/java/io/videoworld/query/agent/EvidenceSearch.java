@@ -2,6 +2,8 @@ package io.videoworld.query.agent;
 
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.SegmentRepository;
+import io.videoworld.connectors.es.TtlCache;
+import java.util.Map;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Ids;
 import io.videoworld.core.KeyframeRef;
@@ -28,6 +30,14 @@ public final class EvidenceSearch {
     private final SegmentRepository segments;
     private final PerceptionRepository perception;
     private final TextEmbedder embedder;
+    /** Agents and pages ask the same questions again; an embedding costs a millisecond of CPU. */
+    private final Map<String, float[]> embeddings = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            return size() > 1000;
+        }
+    });
+    private final TtlCache<String, List<PerceptionRepository.Match>> matches = new TtlCache<>(500);
 
     /** @param embedder the question's embedding for the vector half of the search; null for BM25 only */
     public EvidenceSearch(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception, TextEmbedder embedder) {
@@ -39,7 +49,7 @@ public final class EvidenceSearch {
 
     public List<Evidence> search(List<String> streams, double from, double to, String question) throws IOException {
         record Scored(String stream, Segment shot, PerceptionRepository.Match best) {}
-        float[] vector = embedder == null || question == null || question.isBlank() ? null : embedder.embed(question);
+        float[] vector = embedder == null || question == null || question.isBlank() ? null : embedding(question);
         List<Scored> found = new ArrayList<>();
         for (String stream : streams) {
             VideoDoc v = videos.find(stream).orElse(null);
@@ -47,7 +57,8 @@ public final class EvidenceSearch {
                 continue;
             }
             List<PerceptionRepository.Match> matches = question == null ? List.of()
-                    : perception.search(stream, v.epochMs(), question, vector, 50);
+                    : this.matches.get(stream + "\u0000" + v.epochMs() + "\u0000" + question,
+                            k -> perception.search(stream, v.epochMs(), question, vector, 50));
             for (Segment s : segments.list(stream, v.epochMs(), Segment.SHOT)) {
                 if (s.endPtsMs() / 1000.0 <= from || s.startPtsMs() / 1000.0 >= to) {
                     continue;
@@ -79,6 +90,15 @@ public final class EvidenceSearch {
                     x.best() == null ? null : x.best().text(), text));
         }
         return out;
+    }
+
+    private float[] embedding(String question) {
+        float[] v = embeddings.get(question);
+        if (v == null) {
+            v = embedder.embed(question);
+            embeddings.put(question, v);
+        }
+        return v;
     }
 
     private static String abbreviate(String s) {
