@@ -9,8 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FrameBatchCodecTest {
-    private static final byte[] RED = TestJpegs.solid(64, 36, Color.RED);
-    private static final byte[] BLUE = TestJpegs.solid(64, 36, Color.BLUE);
+    private static final byte[] RED = JpegSamples.solid(64, 36, Color.RED);
+    private static final byte[] BLUE = JpegSamples.solid(64, 36, Color.BLUE);
     private static final SourceInfo INFO = new SourceInfo(25, 60_000L, 1500L, "mpeg4", false, 0, 0, 1_234L, 900L, 640, 360, 25);
 
     private static FrameBatch batch(List<Frame> frames) {

@@ -9,12 +9,12 @@ import org.junit.jupiter.api.Test;
 class JpegInfoTest {
     @Test
     void readsTheSizeOfARealJpeg() {
-        assertThat(JpegInfo.parse(TestJpegs.solid(321, 123, Color.GREEN))).isEqualTo(new JpegInfo(321, 123));
+        assertThat(JpegInfo.parse(JpegSamples.solid(321, 123, Color.GREEN))).isEqualTo(new JpegInfo(321, 123));
     }
 
     @Test
     void rejectsTruncatedAndForeignBytes() {
-        byte[] jpeg = TestJpegs.solid(32, 32, Color.GREEN);
+        byte[] jpeg = JpegSamples.solid(32, 32, Color.GREEN);
         assertThat(JpegInfo.parse(Arrays.copyOf(jpeg, jpeg.length - 1))).isNull();
         assertThat(JpegInfo.parse(Arrays.copyOf(jpeg, 20))).isNull();
         assertThat(JpegInfo.parse(new byte[] {(byte) 0x89, 'P', 'N', 'G'})).isNull();

@@ -9,8 +9,8 @@ import java.io.UncheckedIOException;
 import javax.imageio.ImageIO;
 
 /** Real JPEGs made with the JDK's encoder, for tests. */
-final class TestJpegs {
-    private TestJpegs() {}
+final class JpegSamples {
+    private JpegSamples() {}
 
     static byte[] solid(int width, int height, Color color) {
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
