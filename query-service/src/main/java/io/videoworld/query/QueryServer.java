@@ -90,7 +90,9 @@ public final class QueryServer implements AutoCloseable {
                 .register("sample_frames", frameTools::sampleFrames)
                 .register("crop_region", frameTools::cropRegion)
                 .register("get_segment", frameTools::getSegment);
-        this.ask = new AskService(llm, new EvidenceSearch(videos, segments, new PerceptionRepository(es), embedder), videos, (v, times) -> frames.at(v, times).stream()
+        EvidenceSearch evidence = new EvidenceSearch(videos, segments, new PerceptionRepository(es), embedder);
+        dispatcher.register("temporal_search", new RetrievalTools(videos, evidence)::temporalSearch);
+        this.ask = new AskService(llm, evidence, videos, (v, times) -> frames.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;

@@ -171,6 +171,24 @@ class AskAgentTest {
     }
 
     @Test
+    void temporalSearchFindsTheShotWhoseScreenMatchesUnderBothNames() throws Exception {
+        for (String tool : List.of("temporal_search", "search_segments_by_text")) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withoutModel.port() + "/v1/tools/" + tool))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"video_id\": \"" + PANTRY + "\", \"query\": \"coffee mug\", \"top_k\": 2}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            JsonNode j = Json.MAPPER.readTree(r.body());
+            assertThat(j.get("candidates")).hasSize(2);
+            JsonNode top = j.get("candidates").get(0);
+            assertThat(top.get("segment_id").asText()).isEqualTo(PANTRY + ":shot:0000000050");
+            assertThat(top.get("scene_id").asText()).isEqualTo(PANTRY + ":scene:0000000050");
+            assertThat(top.get("score").asDouble()).isBetween(0.0, 1.0);
+            assertThat(top.get("matched_reason").asText()).contains("Coffee mug on the kitchen table");
+            assertThat(j.get("sources").get(0).asText()).isEqualTo("ocr");
+        }
+    }
+
+    @Test
     void theMeaningOfTheQuestionFindsTextThatSharesNoWordWithIt() throws Exception {
         JsonNode r = ask(withoutModel, "{\"question\": \"Will it be wet outside later?\", \"stream_ids\": [\"" + PANTRY + "\"]}");
         assertThat(r.get("evidence").get(0).get("matched_text").asText()).isEqualTo("Weather: rain expected tonight");

@@ -9,6 +9,7 @@ import java.util.List;
  * @param clip the clip number the model refers to, 1-based, stable within one ask
  * @param streamId the stream
  * @param segmentId the shot or episode id
+ * @param sceneId the scene the shot belongs to
  * @param startTime start in seconds
  * @param endTime end in seconds
  * @param frameIds keyframe ids in the clip
@@ -19,5 +20,5 @@ import java.util.List;
  * @param matchedText the best-matching text read in the clip, or null
  * @param text one line describing the clip for the model
  */
-public record Evidence(int clip, String streamId, String segmentId, double startTime, double endTime, List<String> frameIds,
+public record Evidence(int clip, String streamId, String segmentId, String sceneId, double startTime, double endTime, List<String> frameIds,
         List<String> thumbnails, List<String> episodeIds, Double score, String matchedText, String text) {}

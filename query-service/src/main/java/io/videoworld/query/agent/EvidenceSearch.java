@@ -85,7 +85,7 @@ public final class EvidenceSearch {
                     clip, x.stream(), a, b, "start".equals(s.transitionIn()) ? "the start of the stream" : s.transitionIn(),
                     String.join(", ", s.keyframes().stream().map(KeyframeRef::ptsMs)
                             .map(ms -> String.format(Locale.ROOT, "%.1f", ms / 1000.0)).toList()), read);
-            out.add(new Evidence(clip, x.stream(), s.id(), a, b, ids, ids.stream().map(id -> "/v1/frames/" + id + "?width=160").toList(),
+            out.add(new Evidence(clip, x.stream(), s.id(), s.sceneId(), a, b, ids, ids.stream().map(id -> "/v1/frames/" + id + "?width=160").toList(),
                     List.of(), x.best() == null ? null : Math.round(x.best().score() * 1000) / 1000.0,
                     x.best() == null ? null : x.best().text(), text));
         }
