@@ -90,7 +90,9 @@ public final class QueryServer implements AutoCloseable {
                 .register("sample_frames", frameTools::sampleFrames)
                 .register("crop_region", frameTools::cropRegion)
                 .register("get_segment", frameTools::getSegment);
-        EvidenceSearch evidence = new EvidenceSearch(videos, segments, new PerceptionRepository(es), embedder);
+        PerceptionRepository perception = new PerceptionRepository(es);
+        EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, embedder);
+        dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception)::findSimilarSegments);
         dispatcher.register("temporal_search", new RetrievalTools(videos, evidence)::temporalSearch);
         this.ask = new AskService(llm, evidence, videos, (v, times) -> frames.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);

@@ -189,6 +189,31 @@ class AskAgentTest {
     }
 
     @Test
+    void similarSegmentsAreFoundByLookAndByMeaning() throws Exception {
+        JsonNode visual = tool(withoutModel, "search_similar_to_example", "{\"video_id\": \"" + PANTRY
+                + "\", \"example_segment\": {\"start_time\": 0, \"end_time\": 1.9}}");
+        assertThat(visual.get("similar_segments")).hasSize(2);
+        assertThat(visual.get("similar_segments").get(0).get("segment_id").asText()).isEqualTo(PANTRY + ":shot:0000000100");
+        assertThat(visual.get("similar_segments").get(0).get("similarity").asDouble()).isEqualTo(1.0);
+        assertThat(visual.get("example_summary").asText()).contains("Porch light");
+        JsonNode semantic = tool(withoutModel, "find_similar_segments", "{\"video_id\": \"" + PANTRY
+                + "\", \"example_segment\": {\"start_time\": 4.1, \"end_time\": 6}, \"similarity_metric\": \"semantic\", \"top_k\": 1}");
+        assertThat(semantic.get("similar_segments")).hasSize(1);
+        HttpResponse<String> motion = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withoutModel.port()
+                + "/v1/tools/find_similar_segments")).POST(HttpRequest.BodyPublishers.ofString("{\"video_id\": \"" + PANTRY
+                + "\", \"example_segment\": {\"start_time\": 0, \"end_time\": 2}, \"similarity_metric\": \"motion\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(motion.statusCode()).isEqualTo(501);
+    }
+
+    private static JsonNode tool(QueryServer server, String name, String body) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/tools/" + name))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return Json.MAPPER.readTree(r.body());
+    }
+
+    @Test
     void theMeaningOfTheQuestionFindsTextThatSharesNoWordWithIt() throws Exception {
         JsonNode r = ask(withoutModel, "{\"question\": \"Will it be wet outside later?\", \"stream_ids\": [\"" + PANTRY + "\"]}");
         assertThat(r.get("evidence").get(0).get("matched_text").asText()).isEqualTo("Weather: rain expected tonight");

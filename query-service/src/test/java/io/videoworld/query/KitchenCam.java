@@ -33,7 +33,8 @@ final class KitchenCam {
 
     /**
      * Also writes what inference would have read in each shot's middle keyframe (porch light, coffee
-     * mug, weather), embedded with {@code embedder} when given.
+     * mug, weather), embedded with {@code embedder} when given; the first and last shots get the
+     * same image descriptor, as if the camera came back to the porch.
      */
     static void index(String esUrl, Path dir, String stream, long epoch, TextEmbedder embedder) throws Exception {
         Path video = dir.resolve(stream + ".mp4");
@@ -61,7 +62,7 @@ final class KitchenCam {
                     long frame = i * 50L + 25;
                     write(client, EsDocuments.perception(new Perception(stream, epoch, frame, frame * 40, "middle",
                             List.of(new TextLine(read[i], 40, 40, 400, 30, 0.97)), read[i], embedder.embed(read[i]),
-                            unit(176, i), "cpu")));
+                            unit(176, i == 2 ? 0 : i), "cpu")));
                 }
             }
             client.indices().refresh(r -> r.index("vw-*"));

@@ -75,6 +75,67 @@ public final class PerceptionRepository {
         return out;
     }
 
+    /** A keyframe's stored vectors. */
+    public record Vectors(long frameIndex, long ptsMs, String text, float[] textEmbedding, float[] imageDescriptor) {}
+
+    /** The analysed keyframes of a push between two presentation times. */
+    public List<Vectors> inRange(String streamId, long epochMs, long fromPtsMs, long toPtsMs) throws IOException {
+        try {
+            List<Vectors> out = new ArrayList<>();
+            for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(200)
+                    .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                            .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
+                            .filter(f -> f.range(r -> r.number(n -> n.field("pts_ms").gte((double) fromPtsMs).lte((double) toPtsMs)))))),
+                    JsonNode.class).hits().hits()) {
+                JsonNode d = h.source();
+                out.add(new Vectors(d.path("frame_index").asLong(), d.path("pts_ms").asLong(), d.path("text").asText(""),
+                        floats(d.get("text_embedding")), floats(d.get("image_descriptor"))));
+            }
+            return out;
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    /** The {@code k} keyframes of a push nearest a vector in {@code field} (text_embedding or image_descriptor), score (1 + cos) / 2. */
+    public List<Match> nearest(String streamId, long epochMs, String field, float[] vector, int k) throws IOException {
+        List<Float> qv = new ArrayList<>();
+        for (float f : vector) {
+            qv.add(f);
+        }
+        Query scope = Query.of(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))));
+        try {
+            List<Match> out = new ArrayList<>();
+            for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(k)
+                    .source(src -> src.filter(f -> f.excludes("*_embedding", "image_descriptor")))
+                    .knn(kn -> kn.field(field).queryVector(qv).k(k).numCandidates(Math.max(50, k * 5)).filter(scope)),
+                    JsonNode.class).hits().hits()) {
+                out.add(match(h, h.score() == null ? 0 : h.score()));
+            }
+            return out;
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    private static float[] floats(JsonNode array) {
+        if (array == null || !array.isArray()) {
+            return null;
+        }
+        float[] out = new float[array.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (float) array.get(i).asDouble();
+        }
+        return out;
+    }
+
     private static Match match(Hit<JsonNode> h, double score) {
         JsonNode s = h.source();
         return new Match(s.path("stream_id").asText(), s.path("epoch_ms").asLong(), s.path("frame_index").asLong(),
