@@ -120,6 +120,22 @@ public final class Args {
         return out;
     }
 
+    /** A list of non-empty strings (1-50). */
+    public List<String> stringList(String field) {
+        JsonNode v = get(field);
+        if (v == null || !v.isArray() || v.isEmpty() || v.size() > 50) {
+            throw ApiException.badField(path(field), "'" + path(field) + "' must be a list of 1 to 50 strings");
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            if (!v.get(i).isTextual() || v.get(i).asText().isBlank()) {
+                throw ApiException.badField(path(field) + "[" + i + "]", "'" + path(field) + "[" + i + "]' must be a non-empty string");
+            }
+            out.add(v.get(i).asText());
+        }
+        return out;
+    }
+
     /** A list of numbers, each within [min, max]. */
     public List<Double> numberList(String field, int minSize, int maxSize, double min, double max) {
         JsonNode v = get(field);

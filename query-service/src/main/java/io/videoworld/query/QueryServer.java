@@ -92,6 +92,9 @@ public final class QueryServer implements AutoCloseable {
                 .register("get_segment", frameTools::getSegment);
         PerceptionRepository perception = new PerceptionRepository(es);
         EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, embedder);
+        if (llm != null && llm.config().vision()) {
+            dispatcher.register("describe_visual", new DescribeTools(videos, frames, llm)::describeVisual);
+        }
         dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception)::findSimilarSegments);
         dispatcher.register("temporal_search", new RetrievalTools(videos, evidence)::temporalSearch);
         this.ask = new AskService(llm, evidence, videos, (v, times) -> frames.at(v, times).stream()

@@ -56,6 +56,7 @@ class AskAgentTest {
     private static ScriptedLlm llm;
     private static QueryServer withModel;
     private static QueryServer withoutModel;
+    private static QueryServer withVision;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     /** Scripted replies per role, picked by the system prompt of each request. */
     private static final Map<String, ConcurrentLinkedQueue<Reply>> SCRIPT = new ConcurrentHashMap<>();
@@ -71,12 +72,15 @@ class AskAgentTest {
         withModel = new QueryServer(es, tmp.toString(), Auth.off(),
                 new LlmClient(new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(5), 0, false))).start("127.0.0.1", 0);
         withoutModel = new QueryServer(es, tmp.toString(), Auth.off(), null, embedder).start("127.0.0.1", 0);
+        withVision = new QueryServer(es, tmp.toString(), Auth.off(),
+                new LlmClient(new LlmConfig(llm.baseUrl(), "scripted-vlm", null, Duration.ofSeconds(5), 0, true))).start("127.0.0.1", 0);
     }
 
     @AfterAll
     static void stop() throws Exception {
         withModel.close();
         withoutModel.close();
+        withVision.close();
         llm.close();
         embedder.close();
     }
@@ -96,6 +100,9 @@ class AskAgentTest {
         }
         if (system.contains("watching")) {
             return "watch";
+        }
+        if (system.contains("Describe what happens")) {
+            return "describe";
         }
         if (system.contains("strict examiner")) {
             return "checker";
@@ -211,6 +218,27 @@ class AskAgentTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return Json.MAPPER.readTree(r.body());
+    }
+
+    @Test
+    void aVisionModelDescribesTheFramesOfARangeAndWithoutOneTheToolSaysWhatIsMissing() throws Exception {
+        int since = llm.requests().size();
+        script("describe", Reply.text("A mug stands on a table while a ball crosses the frame."));
+        JsonNode d = tool(withVision, "describe_segment", "{\"video_id\": \"" + STREAM + "\", \"start_time\": 2, \"end_time\": 4, "
+                + "\"focus\": \"objects\"}");
+        assertThat(d.get("description").asText()).isEqualTo("A mug stands on a table while a ball crosses the frame.");
+        assertThat(d.get("caption").asText()).isEqualTo(d.get("description").asText());
+        assertThat(d.get("num_frames_analyzed").asInt()).isEqualTo(3);
+        assertThat(d.has("confidence")).isFalse();
+        JsonNode sent = requestsOf("describe", since).get(0);
+        assertThat(sent.get("messages").get(1).get("content").findValues("image_url")).hasSize(3);
+        assertThat(sent.get("messages").get(0).get("content").asText()).contains("Focus on the objects");
+
+        HttpResponse<String> none = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withModel.port()
+                + "/v1/tools/describe_visual")).POST(HttpRequest.BodyPublishers.ofString("{\"video_id\": \"" + STREAM
+                + "\", \"start_time\": 2, \"end_time\": 4}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(none.statusCode()).isEqualTo(501);
+        assertThat(none.body()).contains("--llm-vision");
     }
 
     @Test
