@@ -120,6 +120,33 @@ public final class Args {
         return out;
     }
 
+    /**
+     * An optional {@code time_range} object {start_time, end_time} in seconds as {@code [from, to]};
+     * either end may be left out (0 and unbounded); an empty range is a 400 naming {@code end_time}.
+     */
+    public double[] optionalTimeRange(String field) {
+        Args range = optionalObject(field).orElse(null);
+        if (range == null) {
+            return new double[] {0, Double.MAX_VALUE};
+        }
+        double from = range.optionalNumber("start_time", 0, 1e9).orElse(0.0);
+        double to = range.optionalNumber("end_time", 0, 1e9).orElse(Double.MAX_VALUE);
+        if (to <= from) {
+            throw ApiException.badField(range.path("end_time"), "'" + range.path("end_time") + "' must be after 'start_time'");
+        }
+        return new double[] {from, to};
+    }
+
+    /** Required {@code start_time} and {@code end_time} within [0, duration], end after start. */
+    public double[] requiredSpan(double duration) {
+        double start = requiredNumber("start_time", 0, duration);
+        double end = requiredNumber("end_time", 0, duration + 1e-6);
+        if (end <= start) {
+            throw ApiException.badField(path("end_time"), "'" + path("end_time") + "' must be after 'start_time'");
+        }
+        return new double[] {start, end};
+    }
+
     /** A list of non-empty strings (1-50). */
     public List<String> stringList(String field) {
         JsonNode v = get(field);

@@ -36,11 +36,9 @@ public final class DescribeTools {
     public Map<String, Object> describeVisual(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         double duration = VideoTools.durationSeconds(v);
-        double start = args.requiredNumber("start_time", 0, duration);
-        double end = args.requiredNumber("end_time", 0, duration + 1e-6);
-        if (end <= start) {
-            throw ApiException.badField("end_time", "'end_time' must be after 'start_time'");
-        }
+        double[] span = args.requiredSpan(duration);
+        double start = span[0];
+        double end = span[1];
         String detail = args.optionalChoice("detail_level", Set.of("brief", "standard", "medium", "detailed"), "standard");
         String focus = args.optionalChoice("focus", Set.of("people", "actions", "objects", "scene"), null);
         List<FrameAccess.Image> images = new ArrayList<>();

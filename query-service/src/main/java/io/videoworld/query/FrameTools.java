@@ -193,11 +193,9 @@ public final class FrameTools {
     public Map<String, Object> getSegment(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         double duration = VideoTools.durationSeconds(v);
-        double start = args.requiredNumber("start_time", 0, duration);
-        double end = args.requiredNumber("end_time", 0, duration + 1e-6);
-        if (end <= start) {
-            throw ApiException.badField("end_time", "'end_time' must be after 'start_time'");
-        }
+        double[] span = args.requiredSpan(duration);
+        double start = span[0];
+        double end = span[1];
         List<Segment> shots = segments.list(v.streamId(), v.epochMs(), Segment.SHOT);
         Segment best = null;
         double bestOverlap = -1;

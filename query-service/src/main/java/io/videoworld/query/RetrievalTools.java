@@ -30,16 +30,9 @@ public final class RetrievalTools {
         VideoDoc v = Videos.require(videos, args);
         String query = args.requiredString("query");
         int topK = args.optionalInt("top_k", 1, 100).orElse(10);
-        double from = 0;
-        double to = Double.MAX_VALUE;
-        Args range = args.optionalObject("time_range").orElse(null);
-        if (range != null) {
-            from = range.optionalNumber("start_time", 0, 1e9).orElse(0.0);
-            to = range.optionalNumber("end_time", 0, 1e9).orElse(Double.MAX_VALUE);
-            if (to <= from) {
-                throw ApiException.badField(range.path("end_time"), "'" + range.path("end_time") + "' must be after 'start_time'");
-            }
-        }
+        double[] range = args.optionalTimeRange("time_range");
+        double from = range[0];
+        double to = range[1];
         List<Map<String, Object>> candidates = new ArrayList<>();
         for (Evidence e : search.search(List.of(v.streamId()), from, to, query)) {
             if (e.score() == null || candidates.size() >= topK) {

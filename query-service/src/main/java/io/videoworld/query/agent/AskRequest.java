@@ -33,16 +33,9 @@ record AskRequest(String question, List<String> streams, double from, double to,
             }
             streams.add(list.get(i).asText());
         }
-        double from = 0;
-        double to = Double.MAX_VALUE;
-        Args range = args.optionalObject("time_range").orElse(null);
-        if (range != null) {
-            from = range.optionalNumber("start_time", 0, 1e9).orElse(0.0);
-            to = range.optionalNumber("end_time", 0, 1e9).orElse(Double.MAX_VALUE);
-            if (to <= from) {
-                throw ApiException.badField("time_range.end_time", "'time_range.end_time' must be after 'time_range.start_time'");
-            }
-        }
+        double[] range = args.optionalTimeRange("time_range");
+        double from = range[0];
+        double to = range[1];
         Args budget = args.optionalObject("budget").orElse(null);
         int steps = budget == null ? MAX_STEPS : budget.optionalInt("max_steps", 1, MAX_STEPS).orElse(MAX_STEPS);
         int clips = budget == null ? MAX_CLIPS : budget.optionalInt("max_clips", 1, MAX_CLIPS).orElse(MAX_CLIPS);
