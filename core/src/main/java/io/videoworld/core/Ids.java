@@ -26,6 +26,11 @@ public final class Ids {
         return streamId + ":f:" + String.format("%010d", frameIndex);
     }
 
+    /** Id of a track document: tracks are numbered per stream in the order they are born. */
+    public static String track(String streamId, long trackNumber) {
+        return streamId + ":t:" + String.format("%06d", trackNumber);
+    }
+
     /** Id of a stream's video document. */
     public static String video(String streamId) {
         return streamId;

@@ -8,6 +8,9 @@ public final class Names {
     public static final String FRAMES_INDEX = "vw-frames";
     public static final String SHOTS_INDEX = "vw-shots";
     public static final String PERCEPTION_INDEX = "vw-perception";
+    public static final String DETECTIONS_INDEX = "vw-detections";
+    public static final String TRACKS_INDEX = "vw-tracks";
+    public static final String ENTITIES_INDEX = "vw-entities";
 
     /** Kafka headers on dead letters. */
     public static final String DLQ_REASON_HEADER = "vw.reason";

@@ -1,0 +1,467 @@
+package io.videoworld.operators.tracking;
+
+import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.Detection;
+import io.videoworld.core.LinearAssignment;
+import io.videoworld.core.TrackPoint;
+import io.videoworld.operators.shots.FrameDistance;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ByteTrack's association (Zhang et al., 2022) over one stream's sampled frames, plus
+ * re-identification by appearance. Per sample: Kalman-predict tracked and lost tracks; match high
+ * score detections to them by IoU fused with score; match low-score detections to the tracks
+ * still unmatched (recovering occluded objects without birthing tracks from clutter); match the
+ * rest to tracks born on the previous sample; birth tracks from remaining high-score detections;
+ * let tracks unmatched for {@code lostSamples} go. Ours on top: a lost track survives as
+ * "dormant" for {@code reidSamples} and a new high-score detection of the same category whose
+ * colour histogram is close enough takes it over, and a shot cut (whole-frame histogram jump)
+ * sends every track to lost without box matching, because positions across a cut mean nothing.
+ * Boxes of different categories never match. Mutable and single-threaded; the Flink operator
+ * restores one from {@link TrackerState} per sample and snapshots it back.
+ */
+public final class ByteTracker {
+    static final String TRACKED = "tracked";
+    static final String LOST = "lost";
+    static final String DORMANT = "dormant";
+
+    private final TrackerParams p;
+    private final long epochMs;
+    private long samples;
+    private long nextTrack;
+    private long lastPtsMs;
+    private long lastEventTimeMs;
+    private float[] lastHist;
+    private int width;
+    private int height;
+    private final List<Live> tracks = new ArrayList<>();
+
+    /** A mutable view of one track while a sample is processed. */
+    public static final class Live {
+        long number;
+        String category;
+        double[] mean;
+        double[] cov;
+        String status;
+        boolean activated;
+        long lastSample;
+        int hits;
+        double scoreSum;
+        int reidentified;
+        float[] appearance;
+        TrackPoint first;
+        List<TrackPoint> timeline;
+
+        public long number() {
+            return number;
+        }
+
+        public String category() {
+            return category;
+        }
+
+        public boolean activated() {
+            return activated;
+        }
+
+        public String status() {
+            return status;
+        }
+
+        public int hits() {
+            return hits;
+        }
+
+        /** The latest observed point. */
+        public TrackPoint last() {
+            return timeline.get(timeline.size() - 1);
+        }
+
+        /** The Kalman box now, in pixels. */
+        public double[] box() {
+            return BoxKalman.box(mean);
+        }
+    }
+
+    /** What one sample changed: the tracks to report now and those that ended. */
+    public record Step(List<Live> online, List<Live> born, List<Live> ended) {}
+
+    public ByteTracker(TrackerParams p, long epochMs) {
+        this.p = p;
+        this.epochMs = epochMs;
+        this.nextTrack = 1;
+    }
+
+    public static ByteTracker restore(TrackerParams p, TrackerState s) {
+        ByteTracker t = new ByteTracker(p, s.epochMs());
+        t.samples = s.samples();
+        t.nextTrack = s.nextTrack();
+        t.lastPtsMs = s.lastPtsMs();
+        t.lastEventTimeMs = s.lastEventTimeMs();
+        t.lastHist = s.lastFrameHistogram();
+        t.width = s.width();
+        t.height = s.height();
+        for (TrackerState.Track r : s.tracks()) {
+            Live l = new Live();
+            l.number = r.number();
+            l.category = r.category();
+            l.mean = r.mean().clone();
+            l.cov = r.cov().clone();
+            l.status = r.status();
+            l.activated = r.activated();
+            l.lastSample = r.lastSample();
+            l.hits = r.hits();
+            l.scoreSum = r.scoreSum();
+            l.reidentified = r.reidentified();
+            l.appearance = r.appearance();
+            l.first = r.first();
+            l.timeline = new ArrayList<>(r.timeline());
+            t.tracks.add(l);
+        }
+        return t;
+    }
+
+    public TrackerState snapshot() {
+        List<TrackerState.Track> out = new ArrayList<>(tracks.size());
+        for (Live l : tracks) {
+            out.add(new TrackerState.Track(l.number, l.category, l.mean, l.cov, l.status, l.activated, l.lastSample, l.hits,
+                    l.scoreSum, l.reidentified, l.appearance, l.first, List.copyOf(l.timeline)));
+        }
+        return new TrackerState(epochMs, samples, nextTrack, lastPtsMs, lastEventTimeMs, lastHist, width, height, out);
+    }
+
+    public long epochMs() {
+        return epochMs;
+    }
+
+    public long samples() {
+        return samples;
+    }
+
+    public int width() {
+        return width;
+    }
+
+    public int height() {
+        return height;
+    }
+
+    /** Every track still held, in birth order. */
+    public List<Live> tracks() {
+        return tracks;
+    }
+
+    /** Processes one sampled frame. */
+    public Step update(DetectedFrame f) {
+        samples++;
+        width = f.width();
+        height = f.height();
+        boolean cut = lastHist != null && f.frameHistogram() != null
+                && FrameDistance.histogram(lastHist, f.frameHistogram()) > p.cutDistance();
+        lastHist = f.frameHistogram();
+        lastPtsMs = f.ptsMs();
+        lastEventTimeMs = f.eventTimeMs();
+
+        List<Detection> high = new ArrayList<>();
+        List<Detection> low = new ArrayList<>();
+        for (Detection d : f.detections()) {
+            if (d.score() > p.trackThresh()) {
+                high.add(d);
+            } else if (d.score() > p.lowThresh() && d.score() < p.trackThresh()) {
+                low.add(d);
+            }
+        }
+        List<Live> unconfirmed = new ArrayList<>();
+        List<Live> pool = new ArrayList<>();
+        for (Live l : tracks) {
+            if (cut) {
+                // Positions across a cut mean nothing: confirmed tracks wait for appearance matches.
+                l.status = l.activated ? DORMANT : "removed";
+            } else if (DORMANT.equals(l.status)) {
+                continue;
+            } else if (TRACKED.equals(l.status) && !l.activated) {
+                unconfirmed.add(l);
+            } else {
+                pool.add(l);
+            }
+        }
+        for (Live l : pool) {
+            if (!TRACKED.equals(l.status)) {
+                l.mean[7] = 0;
+            }
+            BoxKalman.predict(l.mean, l.cov);
+        }
+        List<Live> matchedTracks = new ArrayList<>();
+        List<Live> born = new ArrayList<>();
+
+        // First association: high-score detections against tracked and lost tracks.
+        int[] m1 = LinearAssignment.solve(iouCost(pool, high, true, p.appearanceGate()), p.matchThresh());
+        List<Live> unmatchedPool = new ArrayList<>();
+        boolean[] highUsed = new boolean[high.size()];
+        for (int i = 0; i < pool.size(); i++) {
+            if (m1[i] >= 0) {
+                highUsed[m1[i]] = true;
+                observe(pool.get(i), high.get(m1[i]), f, true, false);
+                matchedTracks.add(pool.get(i));
+            } else {
+                unmatchedPool.add(pool.get(i));
+            }
+        }
+        // Second association: low-score detections against tracks that were tracked until now.
+        List<Live> stillTracked = new ArrayList<>();
+        for (Live l : unmatchedPool) {
+            if (TRACKED.equals(l.status)) {
+                stillTracked.add(l);
+            }
+        }
+        int[] m2 = LinearAssignment.solve(iouCost(stillTracked, low, false, 1), p.secondMatchThresh());
+        for (int i = 0; i < stillTracked.size(); i++) {
+            Live l = stillTracked.get(i);
+            if (m2[i] >= 0) {
+                observe(l, low.get(m2[i]), f, false, false);
+                matchedTracks.add(l);
+            } else {
+                l.status = LOST;
+            }
+        }
+        // Tracks born on the previous sample get the remaining high-score detections.
+        List<Detection> rest = new ArrayList<>();
+        for (int j = 0; j < high.size(); j++) {
+            if (!highUsed[j]) {
+                rest.add(high.get(j));
+            }
+        }
+        int[] m3 = LinearAssignment.solve(iouCost(unconfirmed, rest, true, p.appearanceGate()), p.unconfirmedMatchThresh());
+        boolean[] restUsed = new boolean[rest.size()];
+        for (int i = 0; i < unconfirmed.size(); i++) {
+            Live l = unconfirmed.get(i);
+            if (m3[i] >= 0) {
+                restUsed[m3[i]] = true;
+                observe(l, rest.get(m3[i]), f, true, false);
+                l.activated = true;
+                born.add(l);
+            } else {
+                l.status = "removed";
+            }
+        }
+        // Ours: remaining high-score detections may be a lost or dormant object seen again.
+        List<Detection> fresh = new ArrayList<>();
+        for (int j = 0; j < rest.size(); j++) {
+            if (!restUsed[j]) {
+                fresh.add(rest.get(j));
+            }
+        }
+        if (p.reidSamples() > 0 && !fresh.isEmpty()) {
+            List<Live> candidates = new ArrayList<>();
+            for (Live l : tracks) {
+                if ((LOST.equals(l.status) || DORMANT.equals(l.status)) && l.activated && l.lastSample < samples
+                        && l.appearance != null && !matchedTracks.contains(l)) {
+                    candidates.add(l);
+                }
+            }
+            double[][] cost = new double[candidates.size()][fresh.size()];
+            for (int i = 0; i < candidates.size(); i++) {
+                for (int j = 0; j < fresh.size(); j++) {
+                    Detection d = fresh.get(j);
+                    Live l = candidates.get(i);
+                    cost[i][j] = d.appearance() == null || !l.category.equals(d.category()) ? 2 : 1 - cosine(l.appearance, d.appearance());
+                }
+            }
+            int[] m4 = LinearAssignment.solve(cost, 1 - p.reidMinSimilarity());
+            boolean[] freshUsed = new boolean[fresh.size()];
+            for (int i = 0; i < candidates.size(); i++) {
+                if (m4[i] >= 0) {
+                    freshUsed[m4[i]] = true;
+                    Live l = candidates.get(i);
+                    Detection d = fresh.get(m4[i]);
+                    l.reidentified++;
+                    observe(l, d, f, true, true);
+                    matchedTracks.add(l);
+                }
+            }
+            List<Detection> left = new ArrayList<>();
+            for (int j = 0; j < fresh.size(); j++) {
+                if (!freshUsed[j]) {
+                    left.add(fresh.get(j));
+                }
+            }
+            fresh = left;
+        }
+        // Births.
+        for (Detection d : fresh) {
+            if (d.score() < p.trackThresh() + 0.1) {
+                continue;
+            }
+            Live l = new Live();
+            l.number = nextTrack++;
+            l.category = d.category();
+            double[] z = BoxKalman.measure(d.x1(), d.y1(), d.x2(), d.y2());
+            l.mean = BoxKalman.initiateMean(z);
+            l.cov = BoxKalman.initiateCov(z);
+            l.status = TRACKED;
+            l.activated = samples == 1;
+            l.timeline = new ArrayList<>();
+            l.appearance = d.appearance();
+            addPoint(l, d, f);
+            l.lastSample = samples;
+            l.hits = 1;
+            l.scoreSum = d.score();
+            tracks.add(l);
+            if (l.activated) {
+                born.add(l);
+            }
+        }
+        // Ageing: lost -> dormant -> gone.
+        List<Live> ended = new ArrayList<>();
+        for (Live l : tracks) {
+            long missed = samples - l.lastSample;
+            if (LOST.equals(l.status) && missed > p.lostSamples()) {
+                l.status = p.reidSamples() > p.lostSamples() ? DORMANT : "removed";
+            }
+            if (DORMANT.equals(l.status) && missed > Math.max(p.reidSamples(), p.lostSamples())) {
+                l.status = "removed";
+            }
+            if ("removed".equals(l.status) && l.activated) {
+                ended.add(l);
+            }
+        }
+        tracks.removeIf(l -> "removed".equals(l.status));
+        removeDuplicates();
+        List<Live> online = new ArrayList<>();
+        for (Live l : tracks) {
+            if (TRACKED.equals(l.status) && l.activated) {
+                online.add(l);
+            }
+        }
+        return new Step(online, born, ended);
+    }
+
+    /** Ends every track (the stream stopped); returns those that were ever confirmed. */
+    public List<Live> finish() {
+        List<Live> ended = new ArrayList<>();
+        for (Live l : tracks) {
+            if (l.activated) {
+                ended.add(l);
+            }
+        }
+        tracks.clear();
+        return ended;
+    }
+
+    /** Matches a detection to a track; {@code restart} re-seeds the filter (appearance matches). */
+    private void observe(Live l, Detection d, DetectedFrame f, boolean high, boolean restart) {
+        double[] z = BoxKalman.measure(d.x1(), d.y1(), d.x2(), d.y2());
+        if (restart) {
+            l.mean = BoxKalman.initiateMean(z);
+            l.cov = BoxKalman.initiateCov(z);
+        } else {
+            BoxKalman.update(l.mean, l.cov, z);
+        }
+        l.status = TRACKED;
+        if (l.lastSample < samples) {
+            l.activated = true;
+        }
+        l.lastSample = samples;
+        l.hits++;
+        l.scoreSum += d.score();
+        if (high && d.appearance() != null) {
+            l.appearance = l.appearance == null ? d.appearance() : blend(l.appearance, d.appearance());
+        }
+        addPoint(l, d, f);
+    }
+
+    private void addPoint(Live l, Detection d, DetectedFrame f) {
+        TrackPoint pt = new TrackPoint(f.frameIndex(), f.ptsMs(), d.x1(), d.y1(), d.x2(), d.y2(), d.score());
+        if (l.first == null) {
+            l.first = pt;
+        }
+        l.timeline.add(pt);
+        if (l.timeline.size() > p.timelineCap()) {
+            List<TrackPoint> thinned = new ArrayList<>(p.timelineCap() / 2 + 1);
+            for (int i = 0; i < l.timeline.size(); i += 2) {
+                thinned.add(l.timeline.get(i));
+            }
+            TrackPoint last = l.timeline.get(l.timeline.size() - 1);
+            if (thinned.get(thinned.size() - 1) != last) {
+                thinned.add(last);
+            }
+            l.timeline = thinned;
+        }
+    }
+
+    /** ByteTrack drops the younger of a tracked and a lost track that sit on the same box. */
+    private void removeDuplicates() {
+        List<Live> tracked = new ArrayList<>();
+        List<Live> lost = new ArrayList<>();
+        for (Live l : tracks) {
+            (TRACKED.equals(l.status) ? tracked : LOST.equals(l.status) ? lost : new ArrayList<Live>()).add(l);
+        }
+        List<Live> drop = new ArrayList<>();
+        for (Live a : tracked) {
+            for (Live b : lost) {
+                if (a.activated && 1 - iou(a.box(), b.box()) < 0.15) {
+                    drop.add(a.hits >= b.hits ? b : a);
+                }
+            }
+        }
+        tracks.removeAll(drop);
+    }
+
+    private static double[][] iouCost(List<Live> ts, List<Detection> ds, boolean fuseScore, double gate) {
+        double[][] c = new double[ts.size()][ds.size()];
+        for (int i = 0; i < ts.size(); i++) {
+            double[] b = ts.get(i).box();
+            for (int j = 0; j < ds.size(); j++) {
+                Detection d = ds.get(j);
+                float[] a = ts.get(i).appearance;
+                if (!ts.get(i).category.equals(d.category())
+                        || gate < 1 && a != null && d.appearance() != null && 1 - cosine(a, d.appearance()) > gate) {
+                    c[i][j] = 1;
+                    continue;
+                }
+                double iou = iou(b, new double[] {d.x1(), d.y1(), d.x2(), d.y2()});
+                c[i][j] = 1 - (fuseScore ? iou * d.score() : iou);
+            }
+        }
+        return c;
+    }
+
+    /** Intersection over union of two (x1, y1, x2, y2) boxes. */
+    public static double iou(double[] a, double[] b) {
+        double w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+        double h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+        if (w <= 0 || h <= 0) {
+            return 0;
+        }
+        double inter = w * h;
+        double union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
+        return union <= 0 ? 0 : inter / union;
+    }
+
+    static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+    }
+
+    private static float[] blend(float[] old, float[] now) {
+        float[] out = new float[old.length];
+        double norm = 0;
+        for (int i = 0; i < old.length; i++) {
+            out[i] = 0.9f * old[i] + 0.1f * now[i];
+            norm += out[i] * out[i];
+        }
+        float inv = norm == 0 ? 0 : (float) (1 / Math.sqrt(norm));
+        for (int i = 0; i < out.length; i++) {
+            out[i] *= inv;
+        }
+        return out;
+    }
+}
