@@ -2,6 +2,8 @@
 # Brings the default models into a models directory from package registries, never a model hub:
 #   all-minilm-l6-v2-q/  model.onnx + tokenizer.json   (int8 sentence embeddings, from a Maven jar)
 #   ppocr/               PP-OCRv4 det + rec, cls, keys (from a Maven jar)
+#   centernet/           MB3-CenterNet COCO-80 detector, model.onnx converted from the TF.js graph
+#                        in npm @vladmandic/human (needs /usr/bin/python3 with onnx + numpy)
 # Idempotent: what is already there is kept.  Usage: deploy/models.sh [DIR]   (default <repo>/.vw/models)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +43,25 @@ if [ ! -s "$dir/ppocr/det.onnx" ]; then
   mv "$tmp/models/ch_PP-OCRv4_rec_infer.onnx" "$dir/ppocr/rec.onnx"
   mv "$tmp/models/ch_ppocr_mobile_v2.0_cls_infer.onnx" "$dir/ppocr/cls.onnx"
   mv "$tmp/models/ppocr_keys_v1.txt" "$dir/ppocr/keys.txt"
+  rm -rf "$tmp"
+fi
+if [ ! -s "$dir/centernet/model.onnx" ]; then
+  tgz=$dist/human-$HUMAN_NPM_VERSION.tgz
+  if [ ! -s "$tgz" ]; then
+    echo "fetching @vladmandic/human $HUMAN_NPM_VERSION from the npm registry..." >&2
+    curl -sSfL -o "$tgz.part" "https://registry.npmjs.org/@vladmandic/human/-/human-$HUMAN_NPM_VERSION.tgz"
+    mv "$tgz.part" "$tgz"
+  fi
+  echo "$HUMAN_NPM_SHA256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $tgz" >&2; rm -f "$tgz"; exit 1; }
+  if ! /usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null; then
+    echo "converting the detector needs Debian's python3-onnx and python3-numpy: apt-get install -y python3-onnx python3-numpy" >&2
+    exit 1
+  fi
+  tmp=$(mktemp -d)
+  tar -xzf "$tgz" -C "$tmp" package/models/centernet.json package/models/centernet.bin
+  mkdir -p "$dir/centernet"
+  /usr/bin/python3 "$here/centernet_to_onnx.py" "$tmp/package/models" "$dir/centernet/model.onnx.part" >&2
+  mv "$dir/centernet/model.onnx.part" "$dir/centernet/model.onnx"
   rm -rf "$tmp"
 fi
 echo "$dir"

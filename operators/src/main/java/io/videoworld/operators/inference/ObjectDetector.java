@@ -1,0 +1,135 @@
+package io.videoworld.operators.inference;
+
+import ai.djl.MalformedModelException;
+import ai.djl.engine.Engine;
+import ai.djl.inference.Predictor;
+import ai.djl.repository.zoo.Criteria;
+import ai.djl.repository.zoo.ModelNotFoundException;
+import ai.djl.repository.zoo.ZooModel;
+import ai.djl.translate.TranslateException;
+import ai.djl.translate.Translator;
+import io.videoworld.core.Detection;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An object detector behind one DJL predictor: the default MB3-CenterNet (COCO-80, from
+ * {@code <models>/centernet/model.onnx}), a YOLO ONNX export ({@code yolo:/path/model.onnx}) or a
+ * YOLO TorchScript file through DJL's PyTorch engine ({@code torchscript:/path/model.pt}, which
+ * needs the engine and its natives on the classpath: build with {@code -Ptorch}). Images are
+ * detected as one tensor batch; a model exported with a fixed batch of one is noticed on the
+ * first refusal and fed image by image from then on. Each box gets its colour histogram for the
+ * tracker. Open one per operator subtask.
+ */
+public final class ObjectDetector implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectDetector.class);
+
+    private final ZooModel<DecodedImage, List<Detection>> model;
+    private final Predictor<DecodedImage, List<Detection>> predictor;
+    private final String device;
+    private final String spec;
+    private boolean batchable = true;
+
+    private ObjectDetector(ZooModel<DecodedImage, List<Detection>> model, String spec) {
+        this.model = model;
+        this.predictor = model.newPredictor();
+        this.spec = spec;
+        this.device = model.getNDManager().getDevice().isGpu() ? "gpu" : "cpu";
+    }
+
+    /**
+     * Loads the detector a spec names: {@code centernet}, {@code yolo:PATH} or {@code torchscript:PATH}.
+     *
+     * @param labels class names of a YOLO model (COCO's 80 when empty)
+     * @param inputSize square input side of a YOLO model
+     * @param minScore boxes below this are dropped (keep it low: the tracker uses weak boxes)
+     */
+    public static ObjectDetector load(Path models, String spec, List<String> labels, int inputSize, double minScore) throws IOException {
+        List<String> names = labels == null || labels.isEmpty() ? CocoLabels.NAMES : labels;
+        Path file;
+        String engine;
+        Translator<DecodedImage, List<Detection>> translator;
+        if ("centernet".equals(spec)) {
+            file = models.resolve("centernet/model.onnx");
+            engine = "OnnxRuntime";
+            translator = new CenterNetTranslator(minScore);
+        } else if (spec.startsWith("yolo:") || spec.startsWith("torchscript:")) {
+            file = Path.of(spec.substring(spec.indexOf(':') + 1));
+            engine = spec.startsWith("torchscript:") ? "PyTorch" : "OnnxRuntime";
+            translator = new YoloTranslator(inputSize, names, minScore);
+        } else {
+            throw new IllegalArgumentException("detector '" + spec + "' is none of centernet, yolo:PATH.onnx, torchscript:PATH.pt");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new IOException("no detector model at " + file + ("centernet".equals(spec) ? "; run deploy/models.sh" : ""));
+        }
+        if (!Engine.hasEngine(engine)) {
+            throw new IOException("detector " + spec + " needs DJL's " + engine
+                    + " engine, which is not on the classpath (TorchScript: build with mvn -Ptorch)");
+        }
+        try {
+            ZooModel<DecodedImage, List<Detection>> m = Criteria.builder().setTypes(DecodedImage.class, (Class<List<Detection>>) (Class<?>) List.class)
+                    .optModelPath(file).optEngine(engine).optTranslator(translator).build().loadModel();
+            ObjectDetector d = new ObjectDetector(m, spec);
+            LOG.info("detector {} from {} on {} ({} engine)", spec, file, d.device, engine);
+            return d;
+        } catch (ModelNotFoundException | MalformedModelException e) {
+            throw new IOException("cannot load detector " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public String device() {
+        return device;
+    }
+
+    public String spec() {
+        return spec;
+    }
+
+    /** Boxes per image, best first, each with the colour histogram of its pixels. */
+    public List<List<Detection>> detect(List<DecodedImage> images) {
+        List<List<Detection>> raw;
+        try {
+            raw = run(images);
+        } catch (TranslateException e) {
+            throw new IllegalStateException("detection failed: " + e.getMessage(), e);
+        }
+        List<List<Detection>> out = new ArrayList<>(images.size());
+        for (int i = 0; i < images.size(); i++) {
+            DecodedImage img = images.get(i);
+            List<Detection> withLooks = new ArrayList<>();
+            for (Detection d : raw.get(i)) {
+                withLooks.add(new Detection(d.category(), d.score(), d.x1(), d.y1(), d.x2(), d.y2(), img.appearance(d.x1(), d.y1(), d.x2(), d.y2())));
+            }
+            out.add(withLooks);
+        }
+        return out;
+    }
+
+    private List<List<Detection>> run(List<DecodedImage> images) throws TranslateException {
+        if (batchable && images.size() > 1) {
+            try {
+                return predictor.batchPredict(images);
+            } catch (TranslateException | RuntimeException e) {
+                batchable = false;
+                LOG.warn("detector {} refused a batch of {} ({}); feeding images one at a time", spec, images.size(), e.getMessage());
+            }
+        }
+        List<List<Detection>> out = new ArrayList<>(images.size());
+        for (DecodedImage img : images) {
+            out.add(predictor.predict(img));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        predictor.close();
+        model.close();
+    }
+}
