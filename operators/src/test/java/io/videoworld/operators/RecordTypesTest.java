@@ -25,6 +25,10 @@ class RecordTypesTest {
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Keyframe.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.shots.ShotState.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Perception.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.SampledFrame.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.DetectedFrame.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.TrackDoc.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.tracking.TrackerState.class);
     }
 
     @Test

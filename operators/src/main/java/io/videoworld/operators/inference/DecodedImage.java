@@ -95,6 +95,22 @@ public record DecodedImage(int width, int height, byte[] bgr) {
         return hist;
     }
 
+    /** The whole frame's 8x4x4 HSV histogram summing to 1, for telling shots apart. */
+    public float[] colourHistogram() {
+        float[] h = appearance(0, 0, width, height);
+        if (h == null) {
+            return null;
+        }
+        double sum = 0;
+        for (float v : h) {
+            sum += v;
+        }
+        for (int i = 0; i < h.length; i++) {
+            h[i] /= (float) sum;
+        }
+        return h;
+    }
+
     /** Bin of an RGB pixel in an 8 (hue) x 4 (saturation) x 4 (value) histogram. */
     static int hsvBin(int r, int g, int b) {
         int max = Math.max(r, Math.max(g, b));

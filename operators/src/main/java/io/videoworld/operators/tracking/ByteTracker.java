@@ -3,6 +3,7 @@ package io.videoworld.operators.tracking;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
 import io.videoworld.core.LinearAssignment;
+import io.videoworld.core.TrackDoc;
 import io.videoworld.core.TrackPoint;
 import io.videoworld.operators.shots.FrameDistance;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ public final class ByteTracker {
     }
 
     /** What one sample changed: the tracks to report now and those that ended. */
-    public record Step(List<Live> online, List<Live> born, List<Live> ended) {}
+    public record Step(List<Live> online, List<Live> born, List<Live> ended, List<Live> reidentified) {}
 
     public ByteTracker(TrackerParams p, long epochMs) {
         this.p = p;
@@ -152,6 +153,16 @@ public final class ByteTracker {
         return tracks;
     }
 
+    public long lastPtsMs() {
+        return lastPtsMs;
+    }
+
+    /** The {@code vw-tracks} document of a track as it stands. */
+    public TrackDoc doc(String streamId, Live l, boolean alive) {
+        return new TrackDoc(streamId, epochMs, l.number, l.category, width, height, l.first, l.last(), l.hits, l.scoreSum / l.hits, alive,
+                l.reidentified, List.copyOf(l.timeline), l.appearance);
+    }
+
     /** Processes one sampled frame. */
     public Step update(DetectedFrame f) {
         samples++;
@@ -194,6 +205,7 @@ public final class ByteTracker {
         }
         List<Live> matchedTracks = new ArrayList<>();
         List<Live> born = new ArrayList<>();
+        List<Live> reidentified = new ArrayList<>();
 
         // First association: high-score detections against tracked and lost tracks.
         int[] m1 = LinearAssignment.solve(iouCost(pool, high, true, p.appearanceGate()), p.matchThresh());
@@ -276,6 +288,7 @@ public final class ByteTracker {
                     Live l = candidates.get(i);
                     Detection d = fresh.get(m4[i]);
                     l.reidentified++;
+                    reidentified.add(l);
                     observe(l, d, f, true, true);
                     matchedTracks.add(l);
                 }
@@ -334,7 +347,7 @@ public final class ByteTracker {
                 online.add(l);
             }
         }
-        return new Step(online, born, ended);
+        return new Step(online, born, ended, reidentified);
     }
 
     /** Ends every track (the stream stopped); returns those that were ever confirmed. */

@@ -1,0 +1,34 @@
+package io.videoworld.core;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A frame picked for detection and tracking (at {@code vw.detect.fps}), with its JPEG.
+ *
+ * @param streamId the stream
+ * @param epochMs the push
+ * @param frameIndex producer frame number
+ * @param ptsMs presentation time
+ * @param eventTimeMs event time
+ * @param last whether it ends the stream (the producer's final batch)
+ * @param jpeg the image
+ */
+public record SampledFrame(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, boolean last, byte[] jpeg) {
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SampledFrame f && streamId.equals(f.streamId) && epochMs == f.epochMs && frameIndex == f.frameIndex
+                && ptsMs == f.ptsMs && eventTimeMs == f.eventTimeMs && last == f.last && Arrays.equals(jpeg, f.jpeg);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(streamId, epochMs, frameIndex);
+    }
+
+    @Override
+    public String toString() {
+        return "SampledFrame[" + streamId + " #" + frameIndex + (last ? ", last" : "") + "]";
+    }
+}

@@ -1,0 +1,115 @@
+package io.videoworld.operators.tracking;
+
+import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.TrackDoc;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Tracks objects per stream (keyed by stream id) with {@link ByteTracker}. A track's document is
+ * written when it is confirmed, every {@code emitEvery} matches while it lives (so a live stream
+ * shows it), and a last time when it dies. State holds only live tracks and is cleared when the
+ * stream's last sample arrives, when a new push of the stream starts, or by an event-time timer
+ * {@code idleTimeoutMs} after the latest sample; each of these writes the remaining tracks as dead.
+ * Samples must arrive in order (the job uses ordered async I/O); a sample at or before the
+ * latest one is dropped.
+ */
+public final class TrackerOperator extends KeyedProcessFunction<String, DetectedFrame, TrackDoc> {
+    private final TrackerParams params;
+    private final long idleTimeoutMs;
+    private final int emitEvery;
+    private transient ValueState<TrackerState> state;
+    private transient ValueState<Long> timer;
+    private transient Counter born;
+    private transient Counter reidentified;
+
+    public TrackerOperator(TrackerParams params, long idleTimeoutMs, int emitEvery) {
+        this.params = params;
+        this.idleTimeoutMs = idleTimeoutMs;
+        this.emitEvery = Math.max(1, emitEvery);
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("tracker", TypeInformation.of(TrackerState.class)));
+        timer = getRuntimeContext().getState(new ValueStateDescriptor<>("tracker-timer", Types.LONG));
+        born = getRuntimeContext().getMetricGroup().counter("vwTracksBorn");
+        reidentified = getRuntimeContext().getMetricGroup().counter("vwTracksReidentified");
+    }
+
+    @Override
+    public void processElement(DetectedFrame f, Context ctx, Collector<TrackDoc> out) throws Exception {
+        TrackerState s = state.value();
+        if (s != null && f.epochMs() < s.epochMs()) {
+            return;
+        }
+        if (s != null && f.epochMs() > s.epochMs()) {
+            flush(f.streamId(), s, out, ctx.timerService());
+            s = null;
+        }
+        if (s != null && s.samples() > 0 && f.ptsMs() <= s.lastPtsMs()) {
+            return;
+        }
+        ByteTracker t = s == null ? new ByteTracker(params, f.epochMs()) : ByteTracker.restore(params, s);
+        if (f.width() > 0) {
+            ByteTracker.Step step = t.update(f);
+            Set<ByteTracker.Live> written = new HashSet<>();
+            for (ByteTracker.Live l : step.born()) {
+                born.inc();
+                out.collect(t.doc(f.streamId(), l, true));
+                written.add(l);
+            }
+            for (ByteTracker.Live l : step.online()) {
+                if (!written.contains(l) && l.hits() % emitEvery == 0) {
+                    out.collect(t.doc(f.streamId(), l, true));
+                }
+            }
+            reidentified.inc(step.reidentified().size());
+            for (ByteTracker.Live l : step.ended()) {
+                out.collect(t.doc(f.streamId(), l, false));
+            }
+        }
+        if (f.last()) {
+            flush(f.streamId(), t.snapshot(), out, ctx.timerService());
+            return;
+        }
+        state.update(t.snapshot());
+        Long previous = timer.value();
+        if (previous != null) {
+            ctx.timerService().deleteEventTimeTimer(previous);
+        }
+        long at = f.eventTimeMs() + idleTimeoutMs;
+        ctx.timerService().registerEventTimeTimer(at);
+        timer.update(at);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<TrackDoc> out) throws Exception {
+        TrackerState s = state.value();
+        if (s != null) {
+            flush(ctx.getCurrentKey(), s, out, ctx.timerService());
+        }
+    }
+
+    private void flush(String streamId, TrackerState s, Collector<TrackDoc> out, TimerService timers) throws Exception {
+        ByteTracker t = ByteTracker.restore(params, s);
+        for (ByteTracker.Live l : t.finish()) {
+            out.collect(t.doc(streamId, l, false));
+        }
+        Long pending = timer.value();
+        if (pending != null) {
+            timers.deleteEventTimeTimer(pending);
+        }
+        state.clear();
+        timer.clear();
+    }
+}

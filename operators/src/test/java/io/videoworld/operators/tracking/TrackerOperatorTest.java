@@ -1,0 +1,90 @@
+package io.videoworld.operators.tracking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.TrackDoc;
+import io.videoworld.testkit.SyntheticTracks;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The tracker as a keyed operator: what it writes, and that it leaves no state or timers behind. */
+class TrackerOperatorTest {
+    private KeyedOneInputStreamOperatorTestHarness<String, DetectedFrame, TrackDoc> harness;
+    private final List<DetectedFrame> frames = SyntheticTracks.generate(new SyntheticTracks.Config(150, 4, 0.0, 0.0, 1.0, -1, 3)).frames();
+
+    @BeforeEach
+    void open() throws Exception {
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new TrackerOperator(TrackerParams.defaults(30, 90), 10_000, 25)),
+                DetectedFrame::streamId, Types.STRING);
+        harness.open();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        harness.close();
+    }
+
+    private void feed(List<DetectedFrame> fs) throws Exception {
+        for (DetectedFrame f : fs) {
+            harness.processElement(new StreamRecord<>(f, f.eventTimeMs()));
+        }
+    }
+
+    private List<TrackDoc> docs() {
+        return harness.extractOutputValues();
+    }
+
+    @Test
+    void theLastSampleWritesEveryTrackAsDeadAndClearsTheStream() throws Exception {
+        feed(frames);
+        Map<Long, List<TrackDoc>> byTrack = docs().stream().collect(Collectors.groupingBy(TrackDoc::trackNumber));
+        assertThat(byTrack).isNotEmpty();
+        for (List<TrackDoc> versions : byTrack.values()) {
+            TrackDoc finalDoc = versions.get(versions.size() - 1);
+            assertThat(finalDoc.alive()).isFalse();
+            assertThat(versions.subList(0, versions.size() - 1)).allMatch(TrackDoc::alive);
+            assertThat(finalDoc.timeline()).hasSize(finalDoc.samples());
+            assertThat(finalDoc.first().ptsMs()).isLessThanOrEqualTo(finalDoc.last().ptsMs());
+            assertThat(finalDoc.category()).isEqualTo("person");
+        }
+        assertThat(harness.numKeyedStateEntries()).isZero();
+        assertThat(harness.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void aStreamThatGoesQuietIsFlushedByItsTimer() throws Exception {
+        feed(frames.subList(0, 60));
+        assertThat(docs()).allMatch(TrackDoc::alive);
+        assertThat(harness.numEventTimeTimers()).isEqualTo(1);
+        harness.processWatermark(new Watermark(frames.get(59).eventTimeMs() + 10_000));
+        assertThat(docs()).anyMatch(d -> !d.alive());
+        assertThat(harness.numKeyedStateEntries()).isZero();
+        assertThat(harness.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void aNewPushEndsTheOldPushsTracksAndSamplesFromTheOldPushAreIgnored() throws Exception {
+        feed(frames.subList(0, 40));
+        List<DetectedFrame> newPush = frames.subList(0, 20).stream().map(f -> new DetectedFrame(f.streamId(), 2L, f.frameIndex(), f.ptsMs(),
+                f.eventTimeMs() + 60_000, f.width(), f.height(), false, f.detections(), f.frameHistogram(), f.device())).toList();
+        feed(newPush);
+        List<TrackDoc> oldPush = docs().stream().filter(d -> d.epochMs() == 1L).toList();
+        assertThat(oldPush).isNotEmpty();
+        assertThat(oldPush.stream().filter(d -> !d.alive()).map(TrackDoc::trackNumber).distinct().count())
+                .isEqualTo(oldPush.stream().map(TrackDoc::trackNumber).distinct().count());
+        int before = docs().size();
+        feed(frames.subList(40, 50));
+        assertThat(docs()).hasSize(before);
+        assertThat(docs().get(docs().size() - 1).epochMs()).isEqualTo(2L);
+    }
+}
