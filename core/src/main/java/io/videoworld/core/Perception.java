@@ -17,9 +17,12 @@ import java.util.Objects;
  * @param textEmbedding unit-length MiniLM embedding of {@code text}; null when there is no text
  * @param imageDescriptor unit-length colour/layout descriptor for visual similarity
  * @param device where the models ran: "cpu" or "gpu"
+ * @param width frame width in pixels
+ * @param height frame height in pixels
+ * @param objects what the detector found (empty when detection is off)
  */
 public record Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines,
-        String text, float[] textEmbedding, float[] imageDescriptor, String device) {
+        String text, float[] textEmbedding, float[] imageDescriptor, String device, int width, int height, List<Detection> objects) {
 
     public String id() {
         return Ids.frame(streamId, frameIndex);
@@ -29,7 +32,7 @@ public record Perception(String streamId, long epochMs, long frameIndex, long pt
     public boolean equals(Object o) {
         return o instanceof Perception p && streamId.equals(p.streamId) && epochMs == p.epochMs && frameIndex == p.frameIndex
                 && Objects.equals(lines, p.lines) && Objects.equals(text, p.text) && Arrays.equals(textEmbedding, p.textEmbedding)
-                && Arrays.equals(imageDescriptor, p.imageDescriptor);
+                && Arrays.equals(imageDescriptor, p.imageDescriptor) && Objects.equals(objects, p.objects);
     }
 
     @Override
@@ -39,6 +42,6 @@ public record Perception(String streamId, long epochMs, long frameIndex, long pt
 
     @Override
     public String toString() {
-        return "Perception[" + id() + " " + lines.size() + " lines]";
+        return "Perception[" + id() + " " + lines.size() + " lines, " + objects.size() + " objects]";
     }
 }

@@ -11,7 +11,12 @@ import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameDoc;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Keyframe;
+import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Perception;
+import io.videoworld.core.TrackDoc;
+import io.videoworld.operators.inference.DetectionFunction;
+import io.videoworld.operators.tracking.SampleFrames;
+import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -99,13 +104,30 @@ public final class IngestJob {
         DataStream<EsWrite> writes = frames.map(EsDocuments::frame, ES_WRITE).name("frame documents")
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"),
                         segments.flatMap(IngestJob::segmentWrites, ES_WRITE).name("shot, scene and keyframe documents"));
+        boolean detect = conf.get(DetectOptions.ENABLED);
         if (conf.get(PerceptionOptions.ENABLED)) {
             DataStream<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
-                            new PerceptionFunction(conf.get(PerceptionOptions.MODELS), conf.get(PerceptionOptions.MAX_BATCH),
+                            new PerceptionFunction(conf.get(PerceptionOptions.MODELS), detect ? DetectOptions.detector(conf) : null,
+                                    conf.get(PerceptionOptions.MAX_BATCH),
                                     conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
                             conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
                     .name("perception: OCR, embeddings, descriptors").uid("perception");
             writes = writes.union(perception.map(EsDocuments::perception, ES_WRITE).name("perception documents"));
+        }
+        if (detect) {
+            // Ordered: the tracker needs each stream's samples in presentation order.
+            DataStream<DetectedFrame> detected = AsyncDataStream.orderedWait(
+                            batches.flatMap(new SampleFrames(conf.get(DetectOptions.FPS))).name("sample frames for detection").uid("sample-frames"),
+                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
+                                    conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
+                            conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
+                    .name("object detection").uid("detection");
+            DataStream<TrackDoc> tracks = detected.keyBy(DetectedFrame::streamId, Types.STRING)
+                    .process(new TrackerOperator(DetectOptions.tracker(conf), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
+                            conf.get(DetectOptions.TRACK_EMIT_EVERY)))
+                    .name("tracks").uid("tracker");
+            writes = writes.union(detected.map(EsDocuments::detections, ES_WRITE).name("detection documents"),
+                    tracks.map(EsDocuments::track, ES_WRITE).name("track documents"));
         }
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
                         .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))

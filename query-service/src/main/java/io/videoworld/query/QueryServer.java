@@ -9,7 +9,9 @@ import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.FrameRepository;
+import io.videoworld.connectors.es.ObjectRepository;
 import io.videoworld.connectors.es.PerceptionRepository;
+import io.videoworld.operators.inference.ObjectDetector;
 import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.operators.inference.TextEmbedder;
 import io.videoworld.connectors.framestore.FrameStore;
@@ -75,6 +77,14 @@ public final class QueryServer implements AutoCloseable {
      * @param embedder embeds questions for the vector half of evidence search; null searches text only
      */
     public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder) {
+        this(esUrl, frameStore, auth, llm, embedder, null);
+    }
+
+    /**
+     * @param detector runs on decoded frames where the ingest job stored no detections near the
+     *     asked time; null answers only from stored detections
+     */
+    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector) {
         this.auth = auth;
         this.llm = llm;
         this.transport = EsClients.transport(esUrl);
@@ -97,6 +107,18 @@ public final class QueryServer implements AutoCloseable {
         }
         dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception)::findSimilarSegments);
         dispatcher.register("temporal_search", new RetrievalTools(videos, evidence)::temporalSearch);
+        ObjectRepository objects = new ObjectRepository(es);
+        ObjectTools objectTools = new ObjectTools(videos, objects, frames, detector, embedder);
+        LlmClient vlm = llm != null && llm.config().vision() ? llm : null;
+        EntityTools entities = new EntityTools(videos, segments, objects, perception, objectTools, frames, embedder, vlm);
+        dispatcher.register("detect_objects", objectTools::detectObjects)
+                .register("spatial_relation", a -> objectTools.spatialRelation(a, entities))
+                .register("get_scene_attributes", objectTools::getSceneAttributes)
+                .register("recognize_activity", objectTools::recognizeActivity)
+                .register("register_entity", entities::registerEntity)
+                .register("track_entity", entities::trackEntity)
+                .register("query_entity_state", entities::queryEntityState)
+                .register("list_entities", entities::listEntities);
         this.ask = new AskService(llm, evidence, videos, (v, times) -> frames.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.app = Javalin.create(cfg -> {

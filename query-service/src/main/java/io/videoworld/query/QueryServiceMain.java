@@ -40,6 +40,10 @@ public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--models", defaultValue = ".vw/models", description = "models from deploy/models.sh, for question embeddings (default: ${DEFAULT-VALUE})")
     java.nio.file.Path models;
 
+    @Option(names = "--detect-model", defaultValue = "centernet", description = "detector for frames with no stored detections: "
+            + "centernet, yolo:PATH.onnx or torchscript:PATH.pt (default: ${DEFAULT-VALUE})")
+    String detectModel;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
     }
@@ -55,8 +59,14 @@ public final class QueryServiceMain implements Callable<Integer> {
         } catch (java.io.IOException e) {
             System.err.println("evidence search without embeddings: " + e.getMessage());
         }
+        io.videoworld.operators.inference.ObjectDetector detector = null;
+        try {
+            detector = io.videoworld.operators.inference.ObjectDetector.load(models, detectModel, java.util.List.of(), 640, 0.1);
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("detect_objects answers from stored detections only: " + e.getMessage());
+        }
         QueryServer server = new QueryServer(esUrl, frameStore,
-                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm, embedder).start(host, port);
+                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm, embedder, detector).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -1,7 +1,12 @@
 package io.videoworld.connectors.es;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.Detection;
+import io.videoworld.core.TrackDoc;
+import io.videoworld.core.TrackPoint;
 import io.videoworld.core.FrameDoc;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.KeyframeRef;
@@ -47,7 +52,92 @@ public final class EsDocuments {
         if (!nonZero(p.imageDescriptor())) {
             node.remove("image_descriptor");
         }
+        ArrayNode objects = node.putArray("objects");
+        ArrayNode labels = node.putArray("labels");
+        for (Detection d : p.objects()) {
+            ObjectNode o = objects.addObject();
+            o.put("category", d.category());
+            o.put("score", round(d.score()));
+            box(o, d.x1(), d.y1(), d.x2(), d.y2(), p.width(), p.height());
+        }
+        p.objects().stream().map(Detection::category).distinct().forEach(labels::add);
         return new EsWrite(Names.PERCEPTION_INDEX, p.id(), pushVersion(p.epochMs(), 1), json(node));
+    }
+
+    /**
+     * The objects found in a sampled frame: boxes normalised to 0-1 and in pixels. Rewritten
+     * identically on replay, so versioned by push only.
+     */
+    public static EsWrite detections(DetectedFrame f) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("stream_id", f.streamId());
+        node.put("epoch_ms", f.epochMs());
+        node.put("frame_index", f.frameIndex());
+        node.put("pts_ms", f.ptsMs());
+        node.put("event_time_ms", f.eventTimeMs());
+        node.put("width", f.width());
+        node.put("height", f.height());
+        node.put("device", f.device());
+        ArrayNode labels = node.putArray("labels");
+        f.detections().stream().map(Detection::category).distinct().forEach(labels::add);
+        ArrayNode objects = node.putArray("objects");
+        for (Detection d : f.detections()) {
+            ObjectNode o = objects.addObject();
+            o.put("category", d.category());
+            o.put("score", round(d.score()));
+            box(o, d.x1(), d.y1(), d.x2(), d.y2(), f.width(), f.height());
+        }
+        return new EsWrite(Names.DETECTIONS_INDEX, f.id(), pushVersion(f.epochMs(), 1), json(node));
+    }
+
+    /**
+     * A track, rewritten as it grows and when it dies: versioned by samples matched and then the
+     * death flag, so a late write of a shorter timeline cannot replace a longer one.
+     */
+    public static EsWrite track(TrackDoc t) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("track_id", t.id());
+        node.put("stream_id", t.streamId());
+        node.put("epoch_ms", t.epochMs());
+        node.put("track_number", t.trackNumber());
+        node.put("category", t.category());
+        node.put("width", t.width());
+        node.put("height", t.height());
+        node.put("first_seen_ms", t.first().ptsMs());
+        node.put("last_seen_ms", t.last().ptsMs());
+        node.put("first_frame", t.first().frameIndex());
+        node.put("last_frame", t.last().frameIndex());
+        node.put("samples", t.samples());
+        node.put("mean_score", round(t.meanScore()));
+        node.put("alive", t.alive());
+        node.put("reidentified", t.reidentified());
+        ArrayNode timeline = node.putArray("timeline");
+        for (TrackPoint p : t.timeline()) {
+            ObjectNode o = timeline.addObject();
+            o.put("frame_index", p.frameIndex());
+            o.put("pts_ms", p.ptsMs());
+            o.put("score", round(p.score()));
+            box(o, p.x1(), p.y1(), p.x2(), p.y2(), t.width(), t.height());
+        }
+        if (nonZero(t.appearance())) {
+            ArrayNode a = node.putArray("appearance");
+            for (float v : t.appearance()) {
+                a.add(v);
+            }
+        }
+        long version = pushVersion(t.epochMs(), Math.min(49_999_999L, t.samples()) * 2 + (t.alive() ? 0 : 1));
+        return new EsWrite(Names.TRACKS_INDEX, t.id(), version, json(node));
+    }
+
+    private static void box(ObjectNode o, double x1, double y1, double x2, double y2, int w, int h) {
+        ArrayNode n = o.putArray("bbox");
+        n.add(round(x1 / Math.max(1, w))).add(round(y1 / Math.max(1, h))).add(round(x2 / Math.max(1, w))).add(round(y2 / Math.max(1, h)));
+        ArrayNode px = o.putArray("bbox_pixels");
+        px.add(Math.round(x1)).add(Math.round(y1)).add(Math.round(x2)).add(Math.round(y2));
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10_000) / 10_000.0;
     }
 
     private static boolean nonZero(float[] v) {

@@ -16,7 +16,8 @@ import java.util.List;
  */
 public final class EsIndices {
     /** Every index the ingest job writes. */
-    public static final List<String> ALL = List.of(Names.VIDEOS_INDEX, Names.FRAMES_INDEX, Names.SHOTS_INDEX, Names.PERCEPTION_INDEX);
+    public static final List<String> ALL = List.of(Names.VIDEOS_INDEX, Names.FRAMES_INDEX, Names.SHOTS_INDEX, Names.PERCEPTION_INDEX,
+            Names.DETECTIONS_INDEX, Names.TRACKS_INDEX, Names.ENTITIES_INDEX);
 
     private EsIndices() {}
 

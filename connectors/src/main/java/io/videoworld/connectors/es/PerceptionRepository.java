@@ -125,6 +125,36 @@ public final class PerceptionRepository {
         }
     }
 
+    /** OCR lines (text, x, y, width, height in pixels) of the analysed keyframe nearest a time, within {@code maxOffsetMs}. */
+    public List<io.videoworld.core.TextLine> linesNear(String streamId, long epochMs, long ptsMs, long maxOffsetMs) throws IOException {
+        try {
+            JsonNode best = null;
+            for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(20)
+                    .source(src -> src.filter(f -> f.includes("pts_ms", "lines")))
+                    .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                            .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
+                            .filter(f -> f.range(r -> r.number(n -> n.field("pts_ms").gte((double) ptsMs - maxOffsetMs).lte((double) ptsMs + maxOffsetMs)))))),
+                    JsonNode.class).hits().hits()) {
+                if (best == null || Math.abs(h.source().path("pts_ms").asLong() - ptsMs) < Math.abs(best.path("pts_ms").asLong() - ptsMs)) {
+                    best = h.source();
+                }
+            }
+            List<io.videoworld.core.TextLine> out = new ArrayList<>();
+            if (best != null) {
+                for (JsonNode l : best.path("lines")) {
+                    out.add(new io.videoworld.core.TextLine(l.path("text").asText(), l.path("x").asInt(), l.path("y").asInt(),
+                            l.path("width").asInt(), l.path("height").asInt(), l.path("score").asDouble()));
+                }
+            }
+            return out;
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
     private static float[] floats(JsonNode array) {
         if (array == null || !array.isArray()) {
             return null;

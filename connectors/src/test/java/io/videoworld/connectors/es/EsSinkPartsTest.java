@@ -48,9 +48,37 @@ class EsSinkPartsTest {
     @Test
     void zeroLengthVectorsAreLeftOutRatherThanRefusedByTheMapping() {
         var p = new io.videoworld.core.Perception("cam", 1_700_000_000_000L, 3, 120, "first", java.util.List.of(), "", new float[4],
-                new float[] {0, 1}, "cpu");
+                new float[] {0, 1}, "cpu", 640, 360, java.util.List.of());
         String json = new String(EsDocuments.perception(p).json(), StandardCharsets.UTF_8);
         assertThat(json).doesNotContain("text_embedding").contains("\"image_descriptor\":[0.0,1.0]");
+    }
+
+    @Test
+    void boxesAreWrittenNormalisedAndInPixelsWithoutTheirAppearance() throws Exception {
+        var person = new io.videoworld.core.Detection("person", 0.8123456, 64, 36, 320, 360, new float[] {1, 0});
+        var f = new io.videoworld.core.DetectedFrame("cam", 1_700_000_000_000L, 7, 280, 1_700_000_000_280L, 640, 360, false,
+                java.util.List.of(person), null, "cpu");
+        var node = io.videoworld.core.Json.MAPPER.readTree(EsDocuments.detections(f).json());
+        assertThat(node.at("/labels/0").asText()).isEqualTo("person");
+        assertThat(node.at("/objects/0/bbox").toString()).isEqualTo("[0.1,0.1,0.5,1.0]");
+        assertThat(node.at("/objects/0/bbox_pixels").toString()).isEqualTo("[64,36,320,360]");
+        assertThat(node.at("/objects/0/score").asDouble()).isEqualTo(0.8123);
+        assertThat(node.toString()).doesNotContain("appearance");
+    }
+
+    @Test
+    void aTrackThatDiedOutranksEveryEarlierWriteOfIt() {
+        var a = new io.videoworld.core.TrackPoint(1, 40, 0, 0, 10, 10, 0.9);
+        var b = new io.videoworld.core.TrackPoint(9, 360, 5, 5, 15, 15, 0.8);
+        var alive = new io.videoworld.core.TrackDoc("cam", 1_700_000_000_000L, 3, "person", 640, 360, a, b, 10, 0.85, true, 0,
+                java.util.List.of(a, b), new float[] {0, 1});
+        var dead = new io.videoworld.core.TrackDoc("cam", 1_700_000_000_000L, 3, "person", 640, 360, a, b, 10, 0.85, false, 0,
+                java.util.List.of(a, b), new float[] {0, 1});
+        var longer = new io.videoworld.core.TrackDoc("cam", 1_700_000_000_000L, 3, "person", 640, 360, a, b, 11, 0.85, true, 0,
+                java.util.List.of(a, b), new float[] {0, 1});
+        assertThat(EsDocuments.track(dead).version()).isGreaterThan(EsDocuments.track(alive).version());
+        assertThat(EsDocuments.track(longer).version()).isGreaterThan(EsDocuments.track(dead).version());
+        assertThat(EsDocuments.track(alive).id()).isEqualTo("cam:t:000003");
     }
 
     @Test

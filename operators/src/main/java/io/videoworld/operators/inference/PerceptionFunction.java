@@ -1,6 +1,7 @@
 package io.videoworld.operators.inference;
 
 import ai.djl.engine.Engine;
+import io.videoworld.core.Detection;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.JpegInfo;
@@ -25,7 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Inference on keyframes: OCR lines, a text embedding of what was read, and an image
+ * Inference on keyframes: OCR lines, objects (when a detector is configured), a text embedding
+ * of what was read and which objects are there, and an image
  * descriptor. Runs as Flink async I/O so keyframes from every stream on this subtask are
  * micro-batched ({@code maxBatch}, {@code maxWaitMs}) into one worker that owns the models: one
  * OCR engine and one embedder per subtask, created in {@code open()} and closed in
@@ -39,14 +41,18 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     private final String models;
     private final int maxBatch;
     private final long maxWaitMs;
+    private final DetectionFunction.DetectorSettings detection;
     private transient OcrEngine ocr;
+    private transient ObjectDetector detector;
     private transient TextEmbedder embedder;
     private transient MicroBatcher<Keyframe, Perception> batcher;
     private transient String device;
     private transient Counter timeouts;
 
-    public PerceptionFunction(String models, int maxBatch, long maxWaitMs) {
+    /** {@code detection} null runs no detector on keyframes. */
+    public PerceptionFunction(String models, DetectionFunction.DetectorSettings detection, int maxBatch, long maxWaitMs) {
         this.models = models;
+        this.detection = detection;
         this.maxBatch = maxBatch;
         this.maxWaitMs = maxWaitMs;
     }
@@ -55,6 +61,9 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     public void open(OpenContext ctx) throws Exception {
         ocr = OcrEngine.load(Path.of(models));
         embedder = TextEmbedder.load(Path.of(models));
+        if (detection != null) {
+            detector = ObjectDetector.load(Path.of(models), detection.model(), detection.labels(), detection.inputSize(), detection.minScore());
+        }
         boolean gpu = Engine.getEngine("OnnxRuntime").getGpuCount() > 0;
         device = gpu ? "gpu" : "cpu";
         LOG.info("perception models from {} on {}", models, device);
@@ -90,14 +99,48 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     }
 
     private List<Perception> perceive(List<Keyframe> batch) {
-        List<Perception> out = new ArrayList<>(batch.size());
+        List<DecodedImage> images = new ArrayList<>(batch.size());
         for (Keyframe k : batch) {
+            images.add(DecodedImage.decode(k.jpeg()));
+        }
+        List<List<Detection>> objects = detector == null ? null : detector.detect(images);
+        List<Perception> out = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Keyframe k = batch.get(i);
             List<TextLine> lines = ocr.read(k.jpeg());
             StringBuilder text = new StringBuilder();
             lines.forEach(l -> text.append(l.text()).append('\n'));
             String joined = text.toString().trim();
+            List<Detection> found = objects == null ? List.of() : withoutAppearance(objects.get(i));
+            // The embedding reads what is written and what is there, so "a person at a desk" finds frames without text too.
+            String described = (joined + "\n" + labelsLine(found)).trim();
             out.add(new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), lines, joined,
-                    joined.isEmpty() ? null : embedder.embed(joined), descriptor(k), device));
+                    described.isEmpty() ? null : embedder.embed(described), descriptor(k), device, images.get(i).width(),
+                    images.get(i).height(), found));
+        }
+        return out;
+    }
+
+    /** "objects: 2 person, car" for the labels a frame's detections carry (score 0.3 and up). */
+    static String labelsLine(List<Detection> found) {
+        java.util.Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        for (Detection d : found) {
+            if (d.score() >= 0.3) {
+                counts.merge(d.category(), 1, Integer::sum);
+            }
+        }
+        if (counts.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("objects:");
+        counts.forEach((c, n) -> sb.append(' ').append(n > 1 ? n + " " : "").append(c).append(','));
+        return sb.substring(0, sb.length() - 1);
+    }
+
+    private static List<Detection> withoutAppearance(List<Detection> in) {
+        List<Detection> out = new ArrayList<>(in.size());
+        for (Detection d : in) {
+            out.add(new Detection(d.category(), d.score(), d.x1(), d.y1(), d.x2(), d.y2(), null));
         }
         return out;
     }
@@ -110,8 +153,9 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     }
 
     private Perception empty(Keyframe k) {
+        JpegInfo info = JpegInfo.parse(k.jpeg());
         return new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), List.of(), "", null,
-                descriptor(k), device);
+                descriptor(k), device, info.width(), info.height(), List.of());
     }
 
     @Override
@@ -124,6 +168,9 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
         }
         if (embedder != null) {
             embedder.close();
+        }
+        if (detector != null) {
+            detector.close();
         }
     }
 }

@@ -11,7 +11,6 @@ public final class MissingCapability {
                     + "--llm-url, --llm-model and --llm-vision)";
             default -> switch (tool.family()) {
                 case "perception" -> "the perception index (object detection, OCR, embeddings), which is not built yet";
-                case "entity" -> "tracks and entities (the tracker), which are not built yet";
                 case "retrieval", "memory" -> "episodic memory and embeddings, which are not built yet";
                 default -> "a capability that is not built yet";
             };

@@ -1,0 +1,65 @@
+package io.videoworld.jobs;
+
+import io.videoworld.operators.inference.DetectionFunction;
+import io.videoworld.operators.tracking.TrackerParams;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+
+/** Object detection and tracking settings of the ingest job. */
+public final class DetectOptions {
+    public static final ConfigOption<Boolean> ENABLED = ConfigOptions.key("vw.detect.enabled").booleanType()
+            .defaultValue(true).withDescription("Detect objects on sampled frames and keyframes, and track them.");
+    public static final ConfigOption<Double> FPS = ConfigOptions.key("vw.detect.fps").doubleType()
+            .defaultValue(4.0).withDescription("Frames per second of presentation time sampled for detection and tracking "
+                    + "(--detect-fps); keyframes are detected in any case.");
+    public static final ConfigOption<String> MODEL = ConfigOptions.key("vw.detect.model").stringType()
+            .defaultValue("centernet").withDescription("centernet (COCO-80 from deploy/models.sh), yolo:/path/model.onnx "
+                    + "(Ultralytics export) or torchscript:/path/model.pt (YOLO layout, DJL PyTorch engine, build with -Ptorch).");
+    public static final ConfigOption<List<String>> LABELS = ConfigOptions.key("vw.detect.labels").stringType().asList()
+            .defaultValues().withDescription("Class names of a YOLO model, in order, separated by ';' (COCO-80 when empty).");
+    public static final ConfigOption<Integer> INPUT_SIZE = ConfigOptions.key("vw.detect.input-size").intType()
+            .defaultValue(640).withDescription("Square input side of a YOLO model.");
+    public static final ConfigOption<Double> MIN_SCORE = ConfigOptions.key("vw.detect.min-score").doubleType()
+            .defaultValue(0.1).withDescription("Boxes below this confidence are dropped; weak boxes still help the tracker.");
+    public static final ConfigOption<Integer> MAX_BATCH = ConfigOptions.key("vw.detect.max-batch").intType()
+            .defaultValue(16).withDescription("Most frames in one detector batch per subtask.");
+    public static final ConfigOption<Duration> MAX_WAIT = ConfigOptions.key("vw.detect.max-wait").durationType()
+            .defaultValue(Duration.ofMillis(50)).withDescription("Longest a frame waits for its batch to fill.");
+    public static final ConfigOption<Duration> TIMEOUT = ConfigOptions.key("vw.detect.timeout").durationType()
+            .defaultValue(Duration.ofSeconds(60)).withDescription("A frame not detected by then is passed on with no objects.");
+    public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.detect.capacity").intType()
+            .defaultValue(64).withDescription("Frames in flight per subtask before back-pressure.");
+
+    public static final ConfigOption<Double> TRACK_HIGH_SCORE = ConfigOptions.key("vw.track.high-score").doubleType()
+            .defaultValue(0.4).withDescription("Detections above this are matched first and may start tracks (ByteTrack's "
+                    + "track_thresh; CenterNet scores run lower than YOLOX's, hence below ByteTrack's 0.5).");
+    public static final ConfigOption<Duration> TRACK_LOST = ConfigOptions.key("vw.track.lost").durationType()
+            .defaultValue(Duration.ofSeconds(2)).withDescription("How long an unseen track is still matched by its box.");
+    public static final ConfigOption<Duration> TRACK_REID = ConfigOptions.key("vw.track.reid-window").durationType()
+            .defaultValue(Duration.ofSeconds(6)).withDescription("How long an unseen track can still be picked up by appearance "
+                    + "(after an occlusion or a cut); 0 for plain ByteTrack.");
+    public static final ConfigOption<Integer> TRACK_EMIT_EVERY = ConfigOptions.key("vw.track.emit-every").intType()
+            .defaultValue(10).withDescription("A live track's document is rewritten every this many matches.");
+    public static final ConfigOption<Duration> TRACK_IDLE = ConfigOptions.key("vw.track.idle-timeout").durationType()
+            .defaultValue(Duration.ofSeconds(30)).withDescription("Event time after a stream's latest sample when its tracks end.");
+
+    private DetectOptions() {}
+
+    public static DetectionFunction.DetectorSettings detector(Configuration conf) {
+        return new DetectionFunction.DetectorSettings(conf.get(MODEL), List.copyOf(conf.get(LABELS)), conf.get(INPUT_SIZE), conf.get(MIN_SCORE));
+    }
+
+    /** Tracker thresholds with durations turned into sample counts at the detection rate. */
+    public static TrackerParams tracker(Configuration conf) {
+        double fps = conf.get(FPS);
+        int lost = (int) Math.max(1, Math.round(conf.get(TRACK_LOST).toMillis() * fps / 1000));
+        int reid = (int) Math.round(conf.get(TRACK_REID).toMillis() * fps / 1000);
+        TrackerParams d = TrackerParams.defaults(lost, reid);
+        double high = conf.get(TRACK_HIGH_SCORE);
+        return new TrackerParams(high, d.lowThresh(), d.matchThresh(), d.secondMatchThresh(), d.unconfirmedMatchThresh(), lost, reid,
+                d.reidMinSimilarity(), d.appearanceGate(), d.cutDistance(), d.timelineCap());
+    }
+}
