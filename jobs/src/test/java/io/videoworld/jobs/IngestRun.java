@@ -14,8 +14,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 final class IngestRun {
     private IngestRun() {}
 
-    /** Creates {@code prefix.frames} and {@code prefix.dlq} and starts the job on them. */
+    /** Creates {@code prefix.frames} and {@code prefix.dlq} and starts the job on them, detection off. */
     static JobClient start(TestInfra infra, String prefix, Path frameStore) throws Exception {
+        return start(infra, prefix, frameStore, conf -> conf.set(DetectOptions.ENABLED, false));
+    }
+
+    /** The same, with settings of the test's own on top. */
+    static JobClient start(TestInfra infra, String prefix, Path frameStore, java.util.function.Consumer<Configuration> settings) throws Exception {
         KafkaTopics.ensure(infra.kafkaBootstrap(), 2, prefix + ".frames", prefix + ".dlq");
         Configuration conf = new Configuration();
         conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
@@ -26,6 +31,7 @@ final class IngestRun {
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(1));
         conf.set(ShotOptions.FRAME_STORE, frameStore.toString());
         conf.set(PerceptionOptions.MODELS, io.videoworld.operators.inference.ModelDirectory.locate().toString());
+        settings.accept(conf);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         IngestJob.build(env, conf);

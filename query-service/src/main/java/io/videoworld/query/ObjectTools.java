@@ -204,7 +204,7 @@ final class ObjectTools {
     Map<String, Object> getSceneAttributes(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         double t = args.requiredNumber("timestamp", 0, 1e9);
-        List<String> wanted = args.stringList("attributes");
+        List<String> wanted = args.has("attributes") ? args.stringList("attributes") : List.of();
         DecodedImage now = image(v, t);
         PixelStats.Scene s = PixelStats.scene(now);
         Map<String, Object> all = new LinkedHashMap<>();
