@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * {@code <models>/centernet/model.onnx}), a YOLO ONNX export ({@code yolo:/path/model.onnx}) or a
  * YOLO TorchScript file through DJL's PyTorch engine ({@code torchscript:/path/model.pt}, which
  * needs the engine and its natives on the classpath: build with {@code -Ptorch}). Images are
- * detected as one tensor batch; a model exported with a fixed batch of one is noticed on the
- * first refusal and fed image by image from then on. Each box gets its colour histogram for the
+ * detected as one tensor batch on a GPU; on a CPU image by image, because there batch 16 measured
+ * 0.61x the frames/s of batch 1 ({@code bin/videoworld bench inference}, 2 cores): OnnxRuntime
+ * already spreads one image over the cores, and a batch only adds memory traffic. A model
+ * exported with a fixed batch of one is noticed on the first refusal and fed image by image. Each box gets its colour histogram for the
  * tracker. Open one per operator subtask.
  */
 public final class ObjectDetector implements AutoCloseable {
@@ -33,13 +35,14 @@ public final class ObjectDetector implements AutoCloseable {
     private final Predictor<DecodedImage, List<Detection>> predictor;
     private final String device;
     private final String spec;
-    private boolean batchable = true;
+    private boolean batchable;
 
     private ObjectDetector(ZooModel<DecodedImage, List<Detection>> model, String spec) {
         this.model = model;
         this.predictor = model.newPredictor();
         this.spec = spec;
         this.device = model.getNDManager().getDevice().isGpu() ? "gpu" : "cpu";
+        this.batchable = "gpu".equals(device);
     }
 
     /**
@@ -85,6 +88,12 @@ public final class ObjectDetector implements AutoCloseable {
 
     public String device() {
         return device;
+    }
+
+    /** Overrides the device's batching choice (benchmarks compare both). */
+    public ObjectDetector tensorBatching(boolean on) {
+        this.batchable = on;
+        return this;
     }
 
     public String spec() {

@@ -104,10 +104,11 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
             images.add(DecodedImage.decode(k.jpeg()));
         }
         List<List<Detection>> objects = detector == null ? null : detector.detect(images);
+        List<List<TextLine>> read = ocr.readAll(batch.stream().map(Keyframe::jpeg).toList());
         List<Perception> out = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Keyframe k = batch.get(i);
-            List<TextLine> lines = ocr.read(k.jpeg());
+            List<TextLine> lines = read.get(i);
             StringBuilder text = new StringBuilder();
             lines.forEach(l -> text.append(l.text()).append('\n'));
             String joined = text.toString().trim();

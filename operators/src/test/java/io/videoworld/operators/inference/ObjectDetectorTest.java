@@ -51,7 +51,12 @@ class ObjectDetectorTest {
 
     @Test
     void aBatchOfTwoGivesWhatEachImageGivesAlone() {
-        List<List<Detection>> both = detector.detect(List.of(messi, basketball));
+        List<List<Detection>> both;
+        try {
+            both = detector.tensorBatching(true).detect(List.of(messi, basketball));
+        } finally {
+            detector.tensorBatching(false);
+        }
         List<Detection> alone = detector.detect(List.of(basketball)).get(0);
         assertThat(both.get(1)).hasSameSizeAs(alone);
         for (int i = 0; i < alone.size(); i++) {

@@ -69,6 +69,23 @@ class OcrEngineTest {
     }
 
     @Test
+    void aBatchOfScreensReadsAsEachScreenAlone() throws Exception {
+        byte[] mail = screenshot("Quarterly report due Friday", "Meeting moved to 3pm");
+        byte[] other = screenshot("Build 118 failed on main", "Rollback approved by Priya", "Standup at 9:15", "Coffee machine fixed");
+        List<List<TextLine>> both;
+        try {
+            both = ocr.tensorBatching(true).readAll(List.of(mail, other, mail));
+        } finally {
+            ocr.tensorBatching(false);
+        }
+        assertThat(both).hasSize(3);
+        assertThat(both.get(0)).extracting(TextLine::text).isEqualTo(ocr.read(mail).stream().map(TextLine::text).toList());
+        assertThat(both.get(1)).extracting(TextLine::text).isEqualTo(ocr.read(other).stream().map(TextLine::text).toList());
+        assertThat(both.get(1).stream().map(TextLine::text).toList()).anySatisfy(t -> assertThat(t).isEqualToIgnoringWhitespace("Standupat9:15"));
+        assertThat(both.get(2)).extracting(TextLine::text).isEqualTo(both.get(0).stream().map(TextLine::text).toList());
+    }
+
+    @Test
     void ctcDecodingCollapsesRepeatsAndDropsBlanks() {
         List<String> alphabet = List.of("", "a", "b");
         float[] probs = {
