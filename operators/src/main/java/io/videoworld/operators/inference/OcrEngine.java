@@ -106,7 +106,7 @@ public final class OcrEngine implements AutoCloseable {
         if (!tensorBatching && images.size() > 1) {
             List<List<TextLine>> out = new ArrayList<>();
             for (byte[] image : images) {
-                out.add(batch(List.of(image)));
+                out.add(batch(List.of(image)).get(0));
             }
             return out;
         }
