@@ -36,6 +36,15 @@ public final class LocalLauncher implements Callable<Integer> {
     @Option(names = "--parallelism", defaultValue = "2", description = "job parallelism (default: ${DEFAULT-VALUE})")
     int parallelism;
 
+    @Option(names = "--detect-fps", description = "frames per second sampled for detection and tracking (default: 4)")
+    Double detectFps;
+
+    @Option(names = "--no-detect", description = "run without object detection and tracking")
+    boolean noDetect;
+
+    @Option(names = "--detect-model", description = "centernet (default), yolo:PATH.onnx or torchscript:PATH.pt")
+    String detectModel;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LocalLauncher()).execute(args));
     }
@@ -48,6 +57,13 @@ public final class LocalLauncher implements Callable<Integer> {
         conf.set(IngestOptions.ES_URL, esUrl);
         conf.set(ShotOptions.FRAME_STORE, home.resolve("frames").toAbsolutePath().toString());
         conf.set(PerceptionOptions.MODELS, home.resolve("models").toAbsolutePath().toString());
+        if (detectFps != null) {
+            conf.set(DetectOptions.FPS, detectFps);
+        }
+        if (detectModel != null) {
+            conf.set(DetectOptions.MODEL, detectModel);
+        }
+        conf.set(DetectOptions.ENABLED, !noDetect);
         KafkaTopics.ensure(kafka.bootstrap(), parallelism, conf.get(IngestOptions.FRAMES_TOPIC), conf.get(IngestOptions.DLQ_TOPIC));
 
         Configuration flink = new Configuration();

@@ -52,7 +52,7 @@ final class ObjectTools {
         }
         if (detector == null) {
             throw new ApiException(501, "not_implemented", "timestamp", "no detections are stored near " + timestamp
-                    + " s and no detector is loaded here (start the query service with --models pointing at deploy/models.sh's directory)");
+                    + " s and the on-demand detector is not configured (start the query service with --models pointing at deploy/models.sh's directory)");
         }
         FrameAccess.Image picture = frames.at(v, List.of(timestamp)).get(0);
         DecodedImage img = DecodedImage.decode(picture.jpeg());

@@ -100,12 +100,15 @@ class ToolSurfaceTest {
 
     @Test
     void aToolWithoutItsDataAnswers501NamingTheMissingCapabilityButStillChecksItsArguments() throws Exception {
-        HttpResponse<String> r = post("detect_objects", "{\"video_id\":\"" + STREAM + "\",\"timestamp\":2.0}");
+        HttpResponse<String> r = post("get_transcript", "{\"video_id\":\"" + STREAM + "\"}");
         assertThat(r.statusCode()).isEqualTo(501);
-        assertThat(r.body()).contains("perception index");
-        HttpResponse<String> bad = post("detect_objects", "{\"video_id\":\"" + STREAM + "\",\"timestamp\":\"soon\"}");
+        assertThat(r.body()).contains("audio processing");
+        HttpResponse<String> bad = post("get_transcript", "{\"video_id\":\"" + STREAM + "\",\"time_range\":\"soon\"}");
         assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(Json.MAPPER.readTree(bad.body()).get("error").get("field").asText()).isEqualTo("timestamp");
+        assertThat(Json.MAPPER.readTree(bad.body()).get("error").get("field").asText()).isEqualTo("time_range");
+        HttpResponse<String> noDetector = post("detect_objects", "{\"video_id\":\"" + STREAM + "\",\"timestamp\":2.0}");
+        assertThat(noDetector.statusCode()).isEqualTo(501);
+        assertThat(noDetector.body()).contains("not configured");
     }
 
     @Test
