@@ -11,6 +11,9 @@ public final class Names {
     public static final String DETECTIONS_INDEX = "vw-detections";
     public static final String TRACKS_INDEX = "vw-tracks";
     public static final String ENTITIES_INDEX = "vw-entities";
+    public static final String EPISODES_INDEX = "vw-episodes";
+    public static final String EPISODE_DECISIONS_INDEX = "vw-episode-decisions";
+    public static final String MEMORIES_INDEX = "vw-memories";
 
     /** Kafka headers on dead letters. */
     public static final String DLQ_REASON_HEADER = "vw.reason";

@@ -12,6 +12,12 @@ import io.videoworld.core.FrameDoc;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.EpisodeBatch;
+import io.videoworld.core.EpisodeDoc;
+import io.videoworld.core.Observation;
+import io.videoworld.operators.memory.EpisodeBatcher;
+import io.videoworld.operators.memory.EpisodeContext;
+import io.videoworld.operators.memory.EpisodeWriter;
 import io.videoworld.core.Perception;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.operators.inference.DetectionFunction;
@@ -105,6 +111,7 @@ public final class IngestJob {
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"),
                         segments.flatMap(IngestJob::segmentWrites, ES_WRITE).name("shot, scene and keyframe documents"));
         boolean detect = conf.get(DetectOptions.ENABLED);
+        DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory");
         if (conf.get(PerceptionOptions.ENABLED)) {
             DataStream<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
                             new PerceptionFunction(conf.get(PerceptionOptions.MODELS), detect ? DetectOptions.detector(conf) : null,
@@ -113,6 +120,7 @@ public final class IngestJob {
                             conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
                     .name("perception: OCR, embeddings, descriptors").uid("perception");
             writes = writes.union(perception.map(EsDocuments::perception, ES_WRITE).name("perception documents"));
+            observations = observations.union(perception.map(Observation::of, TypeInformation.of(Observation.class)).name("perception for memory"));
         }
         if (detect) {
             // Ordered: the tracker needs each stream's samples in presentation order.
@@ -128,6 +136,20 @@ public final class IngestJob {
                     .name("tracks").uid("tracker");
             writes = writes.union(detected.map(EsDocuments::detections, ES_WRITE).name("detection documents"),
                     tracks.map(EsDocuments::track, ES_WRITE).name("track documents"));
+            observations = observations.union(tracks.map(Observation::of, TypeInformation.of(Observation.class)).name("tracks for memory"));
+        }
+        if (conf.get(MemoryOptions.ENABLED)) {
+            long idle = conf.get(MemoryOptions.IDLE).toMillis();
+            DataStream<EpisodeBatch> batched = observations.keyBy(Observation::streamId, Types.STRING)
+                    .process(new EpisodeBatcher(conf.get(MemoryOptions.MAX_BATCH).toMillis(), idle, conf.get(PerceptionOptions.ENABLED)))
+                    .name("memory batches").uid("episode-batcher");
+            DataStream<EpisodeBatch> decided = AsyncDataStream.orderedWait(batched,
+                            new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4),
+                            conf.get(MemoryOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(MemoryOptions.CAPACITY))
+                    .name("memory context: relevant events, model for ambiguous batches").uid("episode-context");
+            DataStream<EpisodeDoc> episodes = decided.keyBy(EpisodeBatch::streamId, Types.STRING)
+                    .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer");
+            writes = writes.union(episodes.map(EsDocuments::episode, ES_WRITE).name("episode documents"));
         }
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
                         .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))

@@ -26,6 +26,9 @@ public final class ShotOptions {
     public static final ConfigOption<Duration> KEYFRAME_EVERY = ConfigOptions.key("vw.shots.keyframe-every").durationType()
             .defaultValue(Duration.ofMillis(Math.round(D.keyframeEverySec() * 1000)))
             .withDescription("Periodic keyframes inside long shots; 0 for none.");
+    public static final ConfigOption<Duration> SCREEN_KEYFRAME_EVERY = ConfigOptions.key("vw.shots.screen-keyframe-every").durationType()
+            .defaultValue(Duration.ofMillis(Math.round(D.screenKeyframeEverySec() * 1000)))
+            .withDescription("Screens: periodic keyframes (each perceived, so each read by OCR); 1 s reads every screen that is not a near-duplicate.");
     public static final ConfigOption<Double> SCENE_THRESHOLD = ConfigOptions.key("vw.shots.scene-threshold")
             .doubleType().defaultValue(D.sceneThreshold()).withDescription("Histogram distance under which a shot joins a recent shot's scene.");
     public static final ConfigOption<Integer> SCREEN_DUPLICATE_BITS = ConfigOptions.key("vw.shots.screen-duplicate-bits")
@@ -44,6 +47,6 @@ public final class ShotOptions {
                 conf.get(ADAPTIVE_RATIO), D.adaptiveMinContent(), D.adaptiveWindow(), conf.get(FADE_FLOOR),
                 D.dissolveWindowSec(), conf.get(DISSOLVE_THRESHOLD), D.dissolveMaxStep(), D.flashFrames(),
                 conf.get(MIN_SHOT).toMillis() / 1000.0, conf.get(KEYFRAME_EVERY).toMillis() / 1000.0,
-                conf.get(SCENE_THRESHOLD), conf.get(SCREEN_DUPLICATE_BITS));
+                conf.get(SCREEN_KEYFRAME_EVERY).toMillis() / 1000.0, conf.get(SCENE_THRESHOLD), conf.get(SCREEN_DUPLICATE_BITS));
     }
 }

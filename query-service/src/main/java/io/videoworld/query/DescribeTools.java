@@ -2,9 +2,9 @@ package io.videoworld.query;
 
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.VideoDoc;
-import io.videoworld.query.llm.ChatMessage;
-import io.videoworld.query.llm.LlmClient;
-import io.videoworld.query.llm.LlmException;
+import io.videoworld.connectors.llm.ChatMessage;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.llm.LlmException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

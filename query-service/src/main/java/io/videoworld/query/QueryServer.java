@@ -21,7 +21,7 @@ import io.videoworld.query.agent.AskService;
 import io.videoworld.query.agent.EvidenceSearch;
 import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.auth.Auth;
-import io.videoworld.query.llm.LlmClient;
+import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.query.auth.Caller;
 import io.videoworld.query.tools.OpenApi;
 import io.videoworld.query.tools.ToolDispatcher;

@@ -50,8 +50,8 @@ public final class QueryServiceMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        io.videoworld.query.llm.LlmClient llm = llmUrl == null ? null : new io.videoworld.query.llm.LlmClient(
-                new io.videoworld.query.llm.LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
+        io.videoworld.connectors.llm.LlmClient llm = llmUrl == null ? null : new io.videoworld.connectors.llm.LlmClient(
+                new io.videoworld.connectors.llm.LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
                         java.time.Duration.ofSeconds(llmTimeout), 2, llmVision));
         io.videoworld.operators.inference.TextEmbedder embedder = null;
         try {

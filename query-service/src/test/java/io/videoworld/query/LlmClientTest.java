@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.videoworld.core.Json;
-import io.videoworld.query.llm.ChatMessage;
-import io.videoworld.query.llm.LlmClient;
-import io.videoworld.query.llm.LlmConfig;
-import io.videoworld.query.llm.LlmException;
+import io.videoworld.connectors.llm.ChatMessage;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.connectors.llm.LlmException;
 import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.ScriptedLlm.Reply;
 import java.time.Duration;

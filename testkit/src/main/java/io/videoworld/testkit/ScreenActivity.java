@@ -44,7 +44,10 @@ public final class ScreenActivity {
         while (t < seconds) {
             String app;
             if (used.size() >= 3 && rnd.nextInt(3) == 0) {
-                app = used.get(rnd.nextInt(used.size() - 1)); // back to an earlier app, never the current one
+                String current = used.get(used.size() - 1);
+                do {
+                    app = used.get(rnd.nextInt(used.size() - 1)); // back to an earlier app, never the current one
+                } while (app.equals(current));
             } else {
                 String previous = used.isEmpty() ? null : used.get(used.size() - 1);
                 do {

@@ -53,6 +53,16 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
     protected void submitRequestEntries(List<EsWrite> entries, ResultHandler<EsWrite> handler) {
         BulkRequest.Builder bulk = new BulkRequest.Builder();
         for (EsWrite w : entries) {
+            if (w.isDelete()) {
+                bulk.operations(op -> op.delete(d -> {
+                    d.index(w.index()).id(w.id());
+                    if (w.version() >= 0) {
+                        d.version(w.version()).versionType(VersionType.ExternalGte);
+                    }
+                    return d;
+                }));
+                continue;
+            }
             bulk.operations(op -> op.index(ix -> {
                 ix.index(w.index()).id(w.id()).document(BinaryData.of(w.json(), ContentType.APPLICATION_JSON));
                 if (w.version() >= 0) {
@@ -106,7 +116,7 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
 
     @Override
     protected long getSizeInBytes(EsWrite w) {
-        return w.json().length + w.id().length() + 64L;
+        return (w.isDelete() ? 0 : w.json().length) + w.id().length() + 64L;
     }
 
     @Override

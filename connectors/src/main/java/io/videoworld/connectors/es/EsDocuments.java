@@ -129,6 +129,49 @@ public final class EsDocuments {
         return new EsWrite(Names.TRACKS_INDEX, t.id(), version, json(node));
     }
 
+    /**
+     * An episodic event, or its deletion. Versions follow the event's revision, which replays
+     * reproduce, so a stale merge never overwrites a newer one.
+     */
+    public static EsWrite episode(io.videoworld.core.EpisodeDoc e) {
+        long version = pushVersion(e.epochMs(), Math.min(99_999_999L, e.revision()));
+        if (e.deleted()) {
+            return EsWrite.delete(Names.EPISODES_INDEX, e.id(), version);
+        }
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("event_id", e.id());
+        node.put("stream_id", e.streamId());
+        node.put("epoch_ms", e.epochMs());
+        node.put("seq", e.seq());
+        node.put("revision", e.revision());
+        node.put("event_type", e.eventType());
+        node.put("actor", e.actor());
+        node.put("occurred_at", e.occurredAtMs());
+        node.put("end_event_time_ms", e.endEventTimeMs());
+        node.put("start_pts_ms", e.startPtsMs());
+        node.put("end_pts_ms", e.endPtsMs());
+        if (e.app() != null) {
+            node.put("app", e.app());
+        }
+        node.put("summary", e.summary());
+        node.put("details", e.details());
+        ArrayNode labels = node.putArray("labels");
+        e.labels().forEach(labels::add);
+        ArrayNode links = node.putArray("linked_event_ids");
+        e.linkedEventIds().forEach(links::add);
+        node.put("batches", e.batches());
+        if (nonZero(e.embedding())) {
+            ArrayNode v = node.putArray("embedding");
+            for (float f : e.embedding()) {
+                v.add(f);
+            }
+        }
+        node.put("decided_by", e.decidedBy());
+        node.put("closed", e.closed());
+        node.put("level", "event");
+        return new EsWrite(Names.EPISODES_INDEX, e.id(), version, json(node));
+    }
+
     private static void box(ObjectNode o, double x1, double y1, double x2, double y2, int w, int h) {
         ArrayNode n = o.putArray("bbox");
         n.add(round(x1 / Math.max(1, w))).add(round(y1 / Math.max(1, h))).add(round(x2 / Math.max(1, w))).add(round(y2 / Math.max(1, h)));

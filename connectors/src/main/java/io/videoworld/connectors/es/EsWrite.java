@@ -11,10 +11,19 @@ import java.util.Objects;
  * @param index target index
  * @param id deterministic document id
  * @param version external version ({@code external_gte}); negative for an unversioned write
- * @param json the document source, UTF-8 JSON
+ * @param json the document source, UTF-8 JSON; null deletes the document (with the version, so a
+ *     late older write cannot bring it back while Elasticsearch remembers the deletion)
  */
 public record EsWrite(String index, String id, long version, byte[] json) implements Serializable {
     public static final long UNVERSIONED = -1;
+
+    public static EsWrite delete(String index, String id, long version) {
+        return new EsWrite(index, id, version, null);
+    }
+
+    public boolean isDelete() {
+        return json == null;
+    }
 
     @Override
     public boolean equals(Object o) {
@@ -29,6 +38,6 @@ public record EsWrite(String index, String id, long version, byte[] json) implem
 
     @Override
     public String toString() {
-        return "EsWrite[" + index + "/" + id + " v" + version + ", " + json.length + " bytes]";
+        return "EsWrite[" + index + "/" + id + " v" + version + (json == null ? ", delete]" : ", " + json.length + " bytes]");
     }
 }

@@ -13,8 +13,10 @@ public final class EsWriteStateSerializer extends AsyncSinkWriterStateSerializer
         out.writeUTF(w.index());
         out.writeUTF(w.id());
         out.writeLong(w.version());
-        out.writeInt(w.json().length);
-        out.write(w.json());
+        out.writeInt(w.isDelete() ? -1 : w.json().length);
+        if (!w.isDelete()) {
+            out.write(w.json());
+        }
     }
 
     @Override
@@ -22,7 +24,11 @@ public final class EsWriteStateSerializer extends AsyncSinkWriterStateSerializer
         String index = in.readUTF();
         String id = in.readUTF();
         long version = in.readLong();
-        byte[] json = new byte[in.readInt()];
+        int length = in.readInt();
+        if (length < 0) {
+            return new EsWrite(index, id, version, null);
+        }
+        byte[] json = new byte[length];
         in.readFully(json);
         return new EsWrite(index, id, version, json);
     }

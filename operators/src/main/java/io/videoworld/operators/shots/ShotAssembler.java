@@ -86,7 +86,7 @@ final class ShotAssembler {
         List<KeyframeRef> refs = new ArrayList<>();
         refs.add(ref(f, KeyframeRef.FIRST));
         out.keyframe(keyframe(f, KeyframeRef.FIRST));
-        long every = Math.round(p.keyframeEverySec() * 1000);
+        long every = p.keyframeEveryMs(f.sourceKind());
         shot = new OpenShot(a, f.frameIndex(), f.ptsMs(), f.eventTimeMs(), transition, detector, score,
                 every > 0 ? f.ptsMs() + every : Long.MAX_VALUE, 1, List.of(candidate(f)), refs, f);
     }
@@ -98,7 +98,7 @@ final class ShotAssembler {
             refs = new ArrayList<>(refs);
             refs.add(ref(f, KeyframeRef.PERIODIC));
             out.keyframe(keyframe(f, KeyframeRef.PERIODIC));
-            long every = Math.round(p.keyframeEverySec() * 1000);
+            long every = p.keyframeEveryMs(f.sourceKind());
             while (nextPeriodic <= f.ptsMs()) {
                 nextPeriodic += every;
             }

@@ -21,6 +21,9 @@ import java.util.Set;
  * @param flashFrames frames after a cut in which a return to the earlier picture marks a flash, not a cut
  * @param minShotSec shortest shot; closer boundaries are dropped
  * @param keyframeEverySec periodic keyframes inside a shot, 0 for none
+ * @param screenKeyframeEverySec the same for screens: every second by default, so every screen
+ *     that is not a near-duplicate is read (MIRIX reads screenshots at 1 fps; an app switch inside
+ *     one "shot" of similar-looking pages is then seen to the second)
  * @param sceneThreshold histogram distance under which a shot joins the scene of one of the previous three
  * @param screenDuplicateBits screens only: frames whose perceptual hash differs by at most this many bits
  *     from the last kept one are dropped as near-duplicates (3 of 64 bits is about MIRIX's 0.95-0.99 rule)
@@ -38,6 +41,7 @@ public record ShotParams(
         int flashFrames,
         double minShotSec,
         double keyframeEverySec,
+        double screenKeyframeEverySec,
         double sceneThreshold,
         int screenDuplicateBits) implements Serializable {
 
@@ -58,7 +62,7 @@ public record ShotParams(
 
     /** The defaults: adaptive cuts, fades and dissolves. */
     public static ShotParams defaults() {
-        return new ShotParams(Set.of(ADAPTIVE, FADE, DISSOLVE), 27, 3.0, 15, 2, 12, 1.0, 0.3, 0.5, 3, 0.6, 5.0, 0.3, 3);
+        return new ShotParams(Set.of(ADAPTIVE, FADE, DISSOLVE), 27, 3.0, 15, 2, 12, 1.0, 0.3, 0.5, 3, 0.6, 5.0, 1.0, 0.3, 3);
     }
 
     /** Parses a comma-separated detector list such as {@code "content,fade"}. */
@@ -69,7 +73,12 @@ public record ShotParams(
     public ShotParams withDetectors(Set<String> value) {
         return new ShotParams(value, contentThreshold, adaptiveRatio, adaptiveMinContent, adaptiveWindow, fadeFloor,
                 dissolveWindowSec, dissolveThreshold, dissolveMaxStep, flashFrames, minShotSec, keyframeEverySec,
-                sceneThreshold, screenDuplicateBits);
+                screenKeyframeEverySec, sceneThreshold, screenDuplicateBits);
+    }
+
+    /** Periodic keyframe spacing in ms for a kind of source; 0 for none. */
+    long keyframeEveryMs(io.videoworld.core.SourceKind kind) {
+        return Math.round((kind == io.videoworld.core.SourceKind.SCREEN ? screenKeyframeEverySec : keyframeEverySec) * 1000);
     }
 
     boolean uses(String detector) {

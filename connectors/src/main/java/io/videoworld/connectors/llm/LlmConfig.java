@@ -1,4 +1,4 @@
-package io.videoworld.query.llm;
+package io.videoworld.connectors.llm;
 
 import java.time.Duration;
 

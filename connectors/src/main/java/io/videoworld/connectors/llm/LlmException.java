@@ -1,4 +1,4 @@
-package io.videoworld.query.llm;
+package io.videoworld.connectors.llm;
 
 /** The model could not be reached or answered with an error after all retries. */
 public final class LlmException extends Exception {

@@ -1,0 +1,219 @@
+package io.videoworld.operators.memory;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.llm.ChatMessage;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.core.EpisodeBatch;
+import io.videoworld.core.Json;
+import io.videoworld.core.Names;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.async.ResultFuture;
+import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The I/O half of the episode decision, as Flink async I/O: looks up the stream's ten events most
+ * similar to a batch (kNN on {@code vw-episodes}), and, for batches the rules left ambiguous and
+ * only those, asks an OpenAI-compatible model with MIRIX's single-function-call protocol (one
+ * {@code episodic_memory_decision} call: insert or merge). The model's verdict is stored in
+ * {@code vw-episode-decisions} under the batch's id before it is used and read back on replay,
+ * so a restarted job makes the same decision as before and event writes stay exactly once. A
+ * timeout, an error or a malformed call falls back to the rules' lean. Metrics:
+ * {@code vwEpisodeLlmCalls}, {@code vwEpisodeLlmFallbacks}, {@code vwEpisodeAmbiguous}.
+ */
+public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, EpisodeBatch> {
+    private static final Logger LOG = LoggerFactory.getLogger(EpisodeContext.class);
+    static final String FUNCTION = "episodic_memory_decision";
+    static final String PROMPT = "You are the episodic memory manager of a screen and camera recorder. Each call you get the "
+            + "recent activity of one stream (oldest first), the most similar stored events, and a new batch of what was seen. "
+            + "Decide with exactly one call of " + FUNCTION + ": 'merge' when the new batch continues the latest activity "
+            + "(same task, same document or conversation), 'insert' when it is a different activity. Do not answer in text.";
+
+    private final String esUrl;
+    private final LlmConfig llm;
+    private final int threads;
+    private transient RestClientTransport transport;
+    private transient ElasticsearchClient es;
+    private transient LlmClient client;
+    private transient ExecutorService pool;
+    private transient Counter llmCalls;
+    private transient Counter fallbacks;
+    private transient Counter ambiguous;
+
+    /** @param llm the model for ambiguous batches; null settles them by the rules' lean */
+    public EpisodeContext(String esUrl, LlmConfig llm, int threads) {
+        this.esUrl = esUrl;
+        this.llm = llm;
+        this.threads = threads;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        transport = EsClients.transport(esUrl);
+        es = EsClients.sync(transport);
+        client = llm == null ? null : new LlmClient(llm);
+        pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "episode-context");
+            t.setDaemon(true);
+            return t;
+        });
+        var metrics = getRuntimeContext().getMetricGroup();
+        llmCalls = metrics.counter("vwEpisodeLlmCalls");
+        fallbacks = metrics.counter("vwEpisodeLlmFallbacks");
+        ambiguous = metrics.counter("vwEpisodeAmbiguous");
+    }
+
+    @Override
+    public void asyncInvoke(EpisodeBatch b, ResultFuture<EpisodeBatch> result) {
+        pool.submit(() -> {
+            try {
+                result.complete(Collections.singletonList(decide(b)));
+            } catch (Exception e) {
+                result.completeExceptionally(e);
+            }
+        });
+    }
+
+    @Override
+    public void timeout(EpisodeBatch b, ResultFuture<EpisodeBatch> result) {
+        fallbacks.inc();
+        result.complete(Collections.singletonList(b.with(b.relation(), b.relatedBatch(), "fallback", List.of())));
+    }
+
+    EpisodeBatch decide(EpisodeBatch b) throws Exception {
+        List<EpisodeBatch.RelevantEvent> relevant = relevant(b);
+        if (!EpisodeBatch.AMBIGUOUS.equals(b.relation())) {
+            return b.with(b.relation(), b.relatedBatch(), "rules", relevant);
+        }
+        ambiguous.inc();
+        if (client == null) {
+            return b.with(EpisodePolicy.lean(b), -1, "fallback", relevant);
+        }
+        String id = b.streamId() + ":" + b.epochMs() + ":" + b.batchSeq();
+        var stored = es.get(g -> g.index(Names.EPISODE_DECISIONS_INDEX).id(id), JsonNode.class);
+        if (stored.found()) {
+            return b.with(stored.source().path("relation").asText(), -1, stored.source().path("decided_by").asText(), relevant);
+        }
+        String relation;
+        String by;
+        String reason = "";
+        try {
+            llmCalls.inc();
+            ChatMessage reply = client.chat(List.of(ChatMessage.system(PROMPT), ChatMessage.user(prompt(b, relevant))),
+                    List.of(new LlmClient.ToolSpec(FUNCTION, "Record how the new batch relates to the latest activity.", schema())), false);
+            String[] verdict = parse(reply);
+            relation = verdict[0];
+            reason = verdict[1];
+            by = "llm";
+        } catch (Exception e) {
+            LOG.warn("episode decision for {} fell back to the rules: {}", id, e.getMessage());
+            fallbacks.inc();
+            relation = EpisodePolicy.lean(b);
+            by = "fallback";
+        }
+        ObjectNode doc = Json.MAPPER.createObjectNode().put("stream_id", b.streamId()).put("epoch_ms", b.epochMs())
+                .put("batch_seq", b.batchSeq()).put("relation", relation).put("related_batch", -1).put("decided_by", by).put("reason", reason);
+        es.index(i -> i.index(Names.EPISODE_DECISIONS_INDEX).id(id).document(doc));
+        return b.with(relation, -1, by, relevant);
+    }
+
+    /** The model's single call as [relation, reason]; anything else is refused. */
+    static String[] parse(ChatMessage reply) {
+        List<ChatMessage.ToolCall> calls = reply.toolCalls();
+        if (calls.size() != 1 || !FUNCTION.equals(calls.get(0).name())) {
+            throw new IllegalArgumentException("expected one " + FUNCTION + " call, got " + calls.size() + " calls"
+                    + (reply.content() == null ? "" : " and text"));
+        }
+        JsonNode args;
+        try {
+            args = Json.MAPPER.readTree(calls.get(0).arguments());
+        } catch (Exception e) {
+            throw new IllegalArgumentException("arguments are not JSON: " + calls.get(0).arguments());
+        }
+        String action = args.path("action").asText("");
+        return switch (action) {
+            case "merge" -> new String[] {EpisodeBatch.CONTINUE, args.path("reason").asText("")};
+            case "insert" -> new String[] {EpisodeBatch.NEW, args.path("reason").asText("")};
+            default -> throw new IllegalArgumentException("action must be insert or merge, was '" + action + "'");
+        };
+    }
+
+    static JsonNode schema() {
+        ObjectNode s = Json.MAPPER.createObjectNode().put("type", "object");
+        ObjectNode props = s.putObject("properties");
+        props.putObject("action").put("type", "string").putArray("enum").add("insert").add("merge");
+        props.putObject("reason").put("type", "string");
+        s.putArray("required").add("action");
+        return s;
+    }
+
+    static String prompt(EpisodeBatch b, List<EpisodeBatch.RelevantEvent> relevant) {
+        StringBuilder sb = new StringBuilder("Recent activity (oldest first):\n");
+        for (EpisodeBatch.Digest d : b.recent()) {
+            sb.append("- [").append(d.startPtsMs() / 1000).append("-").append(d.endPtsMs() / 1000).append(" s] ")
+                    .append(d.title() == null ? "(no title)" : d.title()).append(": ").append(d.text()).append('\n');
+        }
+        sb.append("\nMost similar stored events:\n");
+        for (EpisodeBatch.RelevantEvent r : relevant) {
+            sb.append("- ").append(r.eventId()).append(" (").append(String.format("%.2f", r.score())).append("): ").append(r.summary()).append('\n');
+        }
+        sb.append("\nNew batch [").append(b.startPtsMs() / 1000).append("-").append(b.endPtsMs() / 1000).append(" s]: ")
+                .append(b.title() == null ? "(no title)" : b.title()).append('\n');
+        b.lines().stream().limit(12).forEach(l -> sb.append("  ").append(l).append('\n'));
+        if (!b.labels().isEmpty()) {
+            sb.append("  objects: ").append(String.join(", ", b.labels())).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private List<EpisodeBatch.RelevantEvent> relevant(EpisodeBatch b) throws Exception {
+        if (b.embedding() == null) {
+            return List.of();
+        }
+        List<Float> qv = new ArrayList<>();
+        for (float f : b.embedding()) {
+            qv.add(f);
+        }
+        try {
+            List<EpisodeBatch.RelevantEvent> out = new ArrayList<>();
+            for (Hit<JsonNode> h : es.search(s -> s.index(Names.EPISODES_INDEX).size(10).source(src -> src.filter(f -> f.excludes("embedding", "details")))
+                    .knn(k -> k.field("embedding").queryVector(qv).k(10).numCandidates(50)
+                            .filter(f -> f.term(t -> t.field("stream_id").value(b.streamId())))), JsonNode.class).hits().hits()) {
+                JsonNode d = h.source();
+                out.add(new EpisodeBatch.RelevantEvent(d.path("event_id").asText(), d.path("summary").asText(), d.path("app").asText(null),
+                        d.path("occurred_at").asLong(), h.score() == null ? 0 : h.score()));
+            }
+            return out;
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404 || e.status() == 400) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+        if (transport != null) {
+            transport.close();
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.videoworld.operators.memory;
+
+import io.videoworld.core.EpisodeBatch;
+import io.videoworld.core.SourceKind;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The deterministic half of the episode decision: how a batch relates to the batches before it,
+ * from the signals perception gives. Screens: the application named in the window title decides
+ * (same app and similar text continues; another app is new, or a return when an earlier batch
+ * showed it); the same app with dissimilar text is ambiguous. Cameras: the same scene continues,
+ * text similarity decides the rest. A gap of more than a minute always starts anew. Ambiguous
+ * batches go to the LLM policy when one is configured; otherwise {@link #lean} settles them.
+ */
+public final class EpisodePolicy {
+    static final long MAX_GAP_MS = 60_000;
+    static final double SAME_APP_SIMILAR = 0.5;
+    static final double CONTINUES = 0.8;
+    static final double DIFFERENT = 0.5;
+
+    private EpisodePolicy() {}
+
+    /** A relation, the batch it refers to (returns) and the similarity behind it. */
+    public record Relation(String kind, long relatedBatch, double similarity) {}
+
+    public static Relation relate(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> recent, SourceKind kind) {
+        if (recent.isEmpty()) {
+            return new Relation(EpisodeBatch.NEW, -1, -1);
+        }
+        EpisodeBatch.Digest prev = recent.get(recent.size() - 1);
+        double sim = cosine(now.embedding(), prev.embedding());
+        if (now.startPtsMs() - prev.endPtsMs() > MAX_GAP_MS) {
+            return returnOrNew(now, recent, sim);
+        }
+        if (now.app() != null && prev.app() != null) {
+            if (now.app().equals(prev.app())) {
+                return sim < 0 || sim >= SAME_APP_SIMILAR ? new Relation(EpisodeBatch.CONTINUE, -1, sim)
+                        : new Relation(EpisodeBatch.AMBIGUOUS, -1, sim);
+            }
+            for (int i = recent.size() - 2; i >= 0; i--) {
+                if (now.app().equals(recent.get(i).app())) {
+                    return new Relation(EpisodeBatch.RETURN, recent.get(i).batchSeq(), cosine(now.embedding(), recent.get(i).embedding()));
+                }
+            }
+            return new Relation(EpisodeBatch.NEW, -1, sim);
+        }
+        if (kind == SourceKind.VIDEO && now.sceneId() != null && now.sceneId().equals(prev.sceneId())) {
+            return new Relation(EpisodeBatch.CONTINUE, -1, sim);
+        }
+        if (sim < 0) {
+            return new Relation(kind == SourceKind.VIDEO ? EpisodeBatch.NEW : EpisodeBatch.AMBIGUOUS, -1, sim);
+        }
+        if (sim >= CONTINUES) {
+            return new Relation(EpisodeBatch.CONTINUE, -1, sim);
+        }
+        if (sim <= DIFFERENT) {
+            return returnOrNew(now, recent, sim);
+        }
+        return new Relation(EpisodeBatch.AMBIGUOUS, -1, sim);
+    }
+
+    private static Relation returnOrNew(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> recent, double sim) {
+        for (int i = recent.size() - 2; i >= 0; i--) {
+            EpisodeBatch.Digest d = recent.get(i);
+            boolean sameApp = now.app() != null && now.app().equals(d.app());
+            if (sameApp || cosine(now.embedding(), d.embedding()) >= CONTINUES) {
+                return new Relation(EpisodeBatch.RETURN, d.batchSeq(), cosine(now.embedding(), d.embedding()));
+            }
+        }
+        return new Relation(EpisodeBatch.NEW, -1, sim);
+    }
+
+    /** How an ambiguous batch is settled without a model: similar enough text continues. */
+    public static String lean(EpisodeBatch b) {
+        return b.similarity() >= 0.6 ? EpisodeBatch.CONTINUE : EpisodeBatch.NEW;
+    }
+
+    /**
+     * The application a window title names: the part after the last dash ("Inbox - Mail" is
+     * mail), or the whole title when it has none; letters and digits only, lower case, so OCR's
+     * spacing does not matter ("Code Editor" and "CodeEditor" are one app).
+     */
+    public static String appOf(String title) {
+        if (title == null || title.isBlank()) {
+            return null;
+        }
+        String t = title.trim();
+        int dash = Math.max(t.lastIndexOf('-'), Math.max(t.lastIndexOf('\u2013'), t.lastIndexOf('\u2014')));
+        String app = (dash >= 0 && dash < t.length() - 1 ? t.substring(dash + 1) : t).replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
+        return app.isEmpty() ? null : app;
+    }
+
+    /** Cosine of two unit vectors; -1 when either is missing. */
+    public static double cosine(float[] a, float[] b) {
+        if (a == null || b == null || a.length != b.length) {
+            return -1;
+        }
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+        }
+        return dot;
+    }
+}
