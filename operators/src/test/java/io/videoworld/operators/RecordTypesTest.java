@@ -29,6 +29,11 @@ class RecordTypesTest {
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.DetectedFrame.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.TrackDoc.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.tracking.TrackerState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Observation.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.EpisodeBatch.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.EpisodeDoc.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.memory.BatcherState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.memory.WriterState.class);
     }
 
     @Test

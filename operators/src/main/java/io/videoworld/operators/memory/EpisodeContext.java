@@ -64,6 +64,11 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
 
     @Override
     public void open(OpenContext ctx) {
+        start(getRuntimeContext().getMetricGroup());
+    }
+
+    /** Opens the clients; separate from {@link #open} so tests can run the decision without a job. */
+    void start(org.apache.flink.metrics.MetricGroup metrics) {
         transport = EsClients.transport(esUrl);
         es = EsClients.sync(transport);
         client = llm == null ? null : new LlmClient(llm);
@@ -72,7 +77,6 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
             t.setDaemon(true);
             return t;
         });
-        var metrics = getRuntimeContext().getMetricGroup();
         llmCalls = metrics.counter("vwEpisodeLlmCalls");
         fallbacks = metrics.counter("vwEpisodeLlmFallbacks");
         ambiguous = metrics.counter("vwEpisodeAmbiguous");

@@ -1,0 +1,94 @@
+package io.videoworld.operators.memory;
+
+import static io.videoworld.operators.memory.MemoryFixtures.EPOCH;
+import static io.videoworld.operators.memory.MemoryFixtures.topic;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.core.EpisodeBatch;
+import io.videoworld.core.SourceKind;
+import io.videoworld.testkit.ScriptedLlm;
+import io.videoworld.testkit.ScriptedLlm.Reply;
+import io.videoworld.testkit.TestInfra;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The model is asked only about ambiguous batches, in MIRIX's one-call protocol, and its verdict survives a replay. */
+class EpisodeContextTest {
+    private static ScriptedLlm llm;
+    private static EpisodeContext context;
+    private static final String STREAM = "ctx-" + System.nanoTime();
+
+    @BeforeAll
+    static void start() throws Exception {
+        llm = ScriptedLlm.start();
+        context = new EpisodeContext(TestInfra.get().elasticsearchUrl(), new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(2), 0, false), 2);
+        context.start(new UnregisteredMetricsGroup());
+        io.videoworld.connectors.es.EsIndices.ensure(io.videoworld.connectors.es.EsClients.sync(
+                io.videoworld.connectors.es.EsClients.transport(TestInfra.get().elasticsearchUrl())), io.videoworld.connectors.es.EsIndices.ALL);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        context.close();
+        llm.close();
+    }
+
+    private static EpisodeBatch batch(long seq, String relation) {
+        List<EpisodeBatch.Digest> recent = List.of(new EpisodeBatch.Digest(seq - 1, 0, 4000, "mail", "Inbox - Mail", "Quarterly report due Friday",
+                topic(0, 0), "sc"));
+        return new EpisodeBatch(STREAM, EPOCH, seq, SourceKind.SCREEN, 4000, 8000, EPOCH + 4000, EPOCH + 8000, 4, "s", "sc", "mail", "Inbox - Mail",
+                List.of("Inbox - Mail", "Flight to Lisbon confirmed"), List.of(), List.of(), topic(0, 1.2), relation, -1, 0.4, recent, List.of(), null);
+    }
+
+    @Test
+    void anAmbiguousBatchIsDecidedByOneFunctionCallThatIsRecordedAndReusedOnReplay() throws Exception {
+        int before = llm.requests().size();
+        llm.script(Reply.toolCall(EpisodeContext.FUNCTION, "{\"action\":\"merge\",\"reason\":\"same inbox session\"}"));
+        EpisodeBatch decided = context.decide(batch(7, EpisodeBatch.AMBIGUOUS));
+        assertThat(decided.relation()).isEqualTo(EpisodeBatch.CONTINUE);
+        assertThat(decided.decidedBy()).isEqualTo("llm");
+        assertThat(llm.requests()).hasSize(before + 1);
+        var request = llm.requests().get(before);
+        assertThat(request.get("tools").get(0).get("function").get("name").asText()).isEqualTo(EpisodeContext.FUNCTION);
+        assertThat(request.get("messages").get(1).get("content").asText()).contains("Quarterly report due Friday").contains("Flight to Lisbon confirmed");
+
+        EpisodeBatch replayed = context.decide(batch(7, EpisodeBatch.AMBIGUOUS));
+        assertThat(replayed.relation()).isEqualTo(EpisodeBatch.CONTINUE);
+        assertThat(llm.requests()).as("a replay reads the recorded verdict").hasSize(before + 1);
+    }
+
+    @Test
+    void clearBatchesNeverReachTheModel() throws Exception {
+        int before = llm.requests().size();
+        EpisodeBatch decided = context.decide(batch(20, EpisodeBatch.NEW));
+        assertThat(decided.relation()).isEqualTo(EpisodeBatch.NEW);
+        assertThat(decided.decidedBy()).isEqualTo("rules");
+        assertThat(llm.requests()).hasSize(before);
+    }
+
+    @Test
+    void aModelThatAnswersInProseOrWithAnUnknownActionIsOverruledByTheRules() throws Exception {
+        llm.script(Reply.text("I think this is a new activity."));
+        EpisodeBatch prose = context.decide(batch(30, EpisodeBatch.AMBIGUOUS));
+        assertThat(prose.decidedBy()).isEqualTo("fallback");
+        assertThat(prose.relation()).isEqualTo(EpisodePolicy.lean(batch(30, EpisodeBatch.AMBIGUOUS)));
+        llm.script(Reply.toolCall(EpisodeContext.FUNCTION, "{\"action\":\"delete_everything\"}"));
+        assertThat(context.decide(batch(31, EpisodeBatch.AMBIGUOUS)).decidedBy()).isEqualTo("fallback");
+        llm.script(Reply.toolCall(EpisodeContext.FUNCTION, "{not json"));
+        assertThat(context.decide(batch(32, EpisodeBatch.AMBIGUOUS)).decidedBy()).isEqualTo("fallback");
+    }
+
+    @Test
+    void aModelSlowerThanItsTimeoutIsNotWaitedFor() throws Exception {
+        llm.script(Reply.toolCall(EpisodeContext.FUNCTION, "{\"action\":\"merge\"}").after(4000));
+        long t0 = System.nanoTime();
+        EpisodeBatch decided = context.decide(batch(40, EpisodeBatch.AMBIGUOUS));
+        assertThat(decided.decidedBy()).isEqualTo("fallback");
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3900);
+    }
+}
