@@ -25,6 +25,7 @@ import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import io.videoworld.core.Ingested;
 import io.videoworld.core.Segment;
@@ -73,6 +74,14 @@ public final class IngestJob {
 
     /** Adds the ingest pipeline to an environment; also used by the launcher and the tests. */
     public static void build(StreamExecutionEnvironment env, Configuration conf) {
+        build(env, conf, UnaryOperator.identity());
+    }
+
+    /**
+     * The same, with {@code beforeEpisodeWriter} applied to the decided memory batches just before
+     * the writer: the place where the exactly-once test injects failures.
+     */
+    public static void build(StreamExecutionEnvironment env, Configuration conf, UnaryOperator<DataStream<EpisodeBatch>> beforeEpisodeWriter) {
         env.getConfig().configure(new Configuration().set(PipelineOptions.GENERIC_TYPES, false), IngestJob.class.getClassLoader());
         env.enableCheckpointing(conf.get(IngestOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
 
@@ -147,7 +156,7 @@ public final class IngestJob {
                             new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4),
                             conf.get(MemoryOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(MemoryOptions.CAPACITY))
                     .name("memory context: relevant events, model for ambiguous batches").uid("episode-context");
-            DataStream<EpisodeDoc> episodes = decided.keyBy(EpisodeBatch::streamId, Types.STRING)
+            DataStream<EpisodeDoc> episodes = beforeEpisodeWriter.apply(decided).keyBy(EpisodeBatch::streamId, Types.STRING)
                     .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer");
             writes = writes.union(episodes.map(EsDocuments::episode, ES_WRITE).name("episode documents"));
         }

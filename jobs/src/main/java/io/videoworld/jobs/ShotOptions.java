@@ -33,7 +33,8 @@ public final class ShotOptions {
             .doubleType().defaultValue(D.sceneThreshold()).withDescription("Histogram distance under which a shot joins a recent shot's scene.");
     public static final ConfigOption<Integer> SCREEN_DUPLICATE_BITS = ConfigOptions.key("vw.shots.screen-duplicate-bits")
             .intType().defaultValue(D.screenDuplicateBits())
-            .withDescription("Screens: frames within this many of 64 perceptual-hash bits of the last kept one are dropped.");
+            .withDescription("Screens: frames within this many of 64 perceptual-hash bits of the last kept one, and with no thumbnail "
+                    + "pixel changed by more than 24 grey levels, are dropped.");
     public static final ConfigOption<Duration> IDLE_GAP = ConfigOptions.key("vw.shots.idle-gap").durationType()
             .defaultValue(Duration.ofSeconds(30)).withDescription("Event time without frames after which a live stream's open shot closes.");
     public static final ConfigOption<String> FRAME_STORE = ConfigOptions.key("vw.frame-store").stringType()

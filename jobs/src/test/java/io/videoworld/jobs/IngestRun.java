@@ -21,6 +21,13 @@ final class IngestRun {
 
     /** The same, with settings of the test's own on top. */
     static JobClient start(TestInfra infra, String prefix, Path frameStore, java.util.function.Consumer<Configuration> settings) throws Exception {
+        return start(infra, prefix, frameStore, settings, java.util.function.UnaryOperator.identity());
+    }
+
+    /** The same, with a stage of the test's own before the episode writer. */
+    static JobClient start(TestInfra infra, String prefix, Path frameStore, java.util.function.Consumer<Configuration> settings,
+            java.util.function.UnaryOperator<org.apache.flink.streaming.api.datastream.DataStream<io.videoworld.core.EpisodeBatch>> tap)
+            throws Exception {
         KafkaTopics.ensure(infra.kafkaBootstrap(), 2, prefix + ".frames", prefix + ".dlq");
         Configuration conf = new Configuration();
         conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
@@ -33,8 +40,9 @@ final class IngestRun {
         conf.set(PerceptionOptions.MODELS, io.videoworld.operators.inference.ModelDirectory.locate().toString());
         settings.accept(conf);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.configure(conf);
         env.setParallelism(2);
-        IngestJob.build(env, conf);
+        IngestJob.build(env, conf, tap);
         return env.executeAsync(prefix + "-ingest");
     }
 

@@ -44,6 +44,25 @@ public final class FrameDistance {
         return sum / 2;
     }
 
+    /**
+     * Whether some pixel of the 80-pixel feature images changed brightness by more than 24 of
+     * 255: a few typed words or a new message move a handful of pixels a lot, while the hash and
+     * the mean barely change; JPEG noise of an unchanged screen stays far below.
+     */
+    public static boolean anyPixelChanged(FrameFeatures a, FrameFeatures b) {
+        byte[] x = a.hsv();
+        byte[] y = b.hsv();
+        if (x == null || y == null || x.length != y.length) {
+            return true;
+        }
+        for (int i = 2; i < x.length; i += 3) {
+            if (Math.abs((x[i] & 0xFF) - (y[i] & 0xFF)) > 24) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Bits that differ between two 64-bit perceptual hashes, 0-64. */
     public static int hamming(long a, long b) {
         return Long.bitCount(a ^ b);

@@ -110,7 +110,7 @@ public final class ShotTracker {
         lastSeenEventTimeMs = f.eventTimeMs();
         FrameFeatures prev = frames.isEmpty() ? null : frames.get(frames.size() - 1);
         if (f.sourceKind() == SourceKind.SCREEN && prev != null && lastKeptHash != 0
-                && FrameDistance.hamming(f.dhash(), lastKeptHash) <= p.screenDuplicateBits()) {
+                && FrameDistance.hamming(f.dhash(), lastKeptHash) <= p.screenDuplicateBits() && !FrameDistance.anyPixelChanged(prev, f)) {
             duplicatesDropped++;
             return;
         }
