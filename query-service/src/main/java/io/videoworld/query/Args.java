@@ -37,6 +37,29 @@ public final class Args {
         return v == null || v.isNull() ? null : v;
     }
 
+    /** A free-form JSON object (metadata), or empty when absent; 400 when it is not an object. */
+    public Optional<JsonNode> optionalJsonObject(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!v.isObject()) {
+            throw ApiException.badField(path(field), "'" + path(field) + "' must be an object");
+        }
+        return Optional.of(v);
+    }
+
+    public Optional<Boolean> optionalBoolean(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!v.isBoolean()) {
+            throw ApiException.badField(path(field), "'" + path(field) + "' must be true or false");
+        }
+        return Optional.of(v.asBoolean());
+    }
+
     public boolean has(String field) {
         return get(field) != null;
     }

@@ -9,6 +9,7 @@ import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.FrameRepository;
+import io.videoworld.connectors.es.MemoryRepository;
 import io.videoworld.connectors.es.ObjectRepository;
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.operators.inference.ObjectDetector;
@@ -85,6 +86,12 @@ public final class QueryServer implements AutoCloseable {
      *     asked time; null answers only from stored detections
      */
     public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector) {
+        this(esUrl, frameStore, auth, llm, embedder, detector, null);
+    }
+
+    /** @param transcriber an OpenAI-compatible transcription endpoint for get_transcript; null for subtitles only */
+    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
+            io.videoworld.connectors.audio.Transcriber transcriber) {
         this.auth = auth;
         this.llm = llm;
         this.transport = EsClients.transport(esUrl);
@@ -106,7 +113,17 @@ public final class QueryServer implements AutoCloseable {
             dispatcher.register("describe_visual", new DescribeTools(videos, frames, llm)::describeVisual);
         }
         dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception)::findSimilarSegments);
-        dispatcher.register("temporal_search", new RetrievalTools(videos, evidence)::temporalSearch);
+        AudioTools audio = new AudioTools(videos, transcriber);
+        MemoryRepository memory = new MemoryRepository(es);
+        RetrievalTools retrieval = new RetrievalTools(videos, evidence, memory, embedder, audio);
+        MemoryTools memoryTools = new MemoryTools(videos, memory, perception, embedder, llm);
+        dispatcher.register("temporal_search", retrieval::temporalSearch)
+                .register("search_segments_by_semantics", retrieval::searchSegmentsBySemantics)
+                .register("get_transcript", audio::getTranscript)
+                .register("detect_audio_events", audio::detectAudioEvents)
+                .register("write_memory", memoryTools::writeMemory)
+                .register("read_memory", memoryTools::readMemory)
+                .register("merge_events", memoryTools::mergeEvents);
         ObjectRepository objects = new ObjectRepository(es);
         ObjectTools objectTools = new ObjectTools(videos, objects, frames, detector, embedder);
         LlmClient vlm = llm != null && llm.config().vision() ? llm : null;

@@ -40,6 +40,13 @@ public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--models", defaultValue = ".vw/models", description = "models from deploy/models.sh, for question embeddings (default: ${DEFAULT-VALUE})")
     java.nio.file.Path models;
 
+    @Option(names = "--asr-url", description = "OpenAI-compatible transcription endpoint (…/v1) for get_transcript; "
+            + "key from $VW_ASR_KEY (default: subtitles beside the source only)")
+    String asrUrl;
+
+    @Option(names = "--asr-model", defaultValue = "whisper-1", description = "transcription model name (default: ${DEFAULT-VALUE})")
+    String asrModel;
+
     @Option(names = "--detect-model", defaultValue = "centernet", description = "detector for frames with no stored detections: "
             + "centernet, yolo:PATH.onnx or torchscript:PATH.pt (default: ${DEFAULT-VALUE})")
     String detectModel;
@@ -66,7 +73,9 @@ public final class QueryServiceMain implements Callable<Integer> {
             System.err.println("detect_objects answers from stored detections only: " + e.getMessage());
         }
         QueryServer server = new QueryServer(esUrl, frameStore,
-                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm, embedder, detector).start(host, port);
+                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm, embedder, detector,
+                asrUrl == null ? null : new io.videoworld.connectors.audio.Transcriber(asrUrl, asrModel, System.getenv("VW_ASR_KEY"),
+                        java.time.Duration.ofMinutes(5))).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -6,7 +6,6 @@ public final class MissingCapability {
 
     public static String of(ToolCatalog.ToolDef tool) {
         return switch (tool.name()) {
-            case "get_transcript", "detect_audio_events" -> "audio processing (subtitles, transcription, audio events), which is not built yet";
             case "describe_visual" -> "a vision-language model, which is not configured (start the query service with "
                     + "--llm-url, --llm-model and --llm-vision)";
             default -> switch (tool.family()) {

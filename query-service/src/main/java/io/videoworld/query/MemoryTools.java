@@ -1,0 +1,279 @@
+package io.videoworld.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.videoworld.connectors.es.MemoryRepository;
+import io.videoworld.connectors.es.PerceptionRepository;
+import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.llm.ChatMessage;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.core.Json;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.operators.inference.TextEmbedder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Seed 001 APIs 12-14: {@code write_memory}, {@code read_memory}, {@code merge_events}. Levels:
+ * {@code event} reads the job's episodic events (vw-episodes) and event memories written here;
+ * {@code frame} reads what keyframes showed (OCR text and labels, vw-perception); the other
+ * levels read memories written here (vw-memories; merges write {@code episode} memories). Ranking
+ * is hybrid BM25 + embedding, scores in [0, 1]; {@code time_decay} (a half-life in seconds,
+ * beyond the seed) weighs memories by how long before the end of the video they lie.
+ * Importance: written memories carry their own (metadata.importance, default 0.5); an episodic
+ * event's is 0.4 + 0.05 per batch it took + 0.1 when it returns to an earlier event, at most 1.
+ */
+final class MemoryTools {
+    static final Set<String> LEVELS = Set.of("frame", "segment", "scene", "event", "episode");
+
+    private final VideoRepository videos;
+    private final MemoryRepository memory;
+    private final PerceptionRepository perception;
+    private final TextEmbedder embedder;
+    private final LlmClient llm;
+
+    MemoryTools(VideoRepository videos, MemoryRepository memory, PerceptionRepository perception, TextEmbedder embedder, LlmClient llm) {
+        this.videos = videos;
+        this.memory = memory;
+        this.perception = perception;
+        this.embedder = embedder;
+        this.llm = llm;
+    }
+
+    Map<String, Object> writeMemory(Args args) throws IOException {
+        VideoDoc v = Videos.require(videos, args);
+        String content = args.requiredString("content");
+        String level = args.optionalChoice("level", LEVELS, "event");
+        double[] range = args.optionalTimeRange("time_range");
+        double end = range[1] == Double.MAX_VALUE ? v.lastPtsMs() / 1000.0 : range[1];
+        JsonNode metadata = args.optionalJsonObject("metadata").orElse(Json.MAPPER.createObjectNode());
+        double importance = metadata.path("importance").isNumber() ? Math.max(0, Math.min(1, metadata.path("importance").asDouble())) : 0.5;
+        String id = "mem_" + sha1(v.streamId() + "|" + level + "|" + range[0] + "|" + end + "|" + content).substring(0, 10);
+        ObjectNode doc = Json.MAPPER.createObjectNode();
+        doc.put("memory_id", id).put("stream_id", v.streamId()).put("level", level).put("type", args.optionalString("type").orElse("note"))
+                .put("content", content).put("start_time", range[0]).put("end_time", end).put("importance", importance)
+                .put("created_ms", System.currentTimeMillis());
+        doc.set("metadata", metadata);
+        if (embedder != null) {
+            var vec = doc.putArray("embedding");
+            for (float f : embedder.embed(content)) {
+                vec.add(f);
+            }
+        }
+        memory.save(v.streamId(), id, doc);
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("memory_id", id);
+        r.put("timestamp", System.currentTimeMillis() / 1000.0);
+        r.put("level", level);
+        r.put("success", true);
+        return r;
+    }
+
+    Map<String, Object> readMemory(Args args) throws IOException {
+        VideoDoc v = Videos.require(videos, args);
+        String query = args.requiredString("query");
+        Set<String> all = new java.util.HashSet<>(LEVELS);
+        all.add("all");
+        String level = args.optionalChoice("level", all, "all");
+        int topK = args.optionalInt("top_k", 1, 100).orElse(5);
+        double[] range = args.optionalTimeRange("time_range");
+        double halfLife = args.optionalNumber("time_decay", 1, 1e9).orElse(0.0);
+        float[] vec = embedder == null ? null : embedder.embed(query);
+        List<Map<String, Object>> found = new ArrayList<>();
+        long fromMs = Math.round(range[0] * 1000);
+        long toMs = range[1] == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(range[1] * 1000);
+        if ("all".equals(level) || "event".equals(level)) {
+            for (MemoryRepository.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, fromMs, toMs, topK * 2)) {
+                found.add(episode(s.source(), s.score()));
+            }
+        }
+        if ("all".equals(level) || "frame".equals(level)) {
+            for (PerceptionRepository.Match m : perception.search(v.streamId(), v.epochMs(), query, vec, topK * 2)) {
+                if (m.ptsMs() >= fromMs && m.ptsMs() <= toMs) {
+                    Map<String, Object> e = new LinkedHashMap<>();
+                    e.put("memory_id", io.videoworld.core.Ids.frame(v.streamId(), m.frameIndex()));
+                    e.put("level", "frame");
+                    e.put("time_range", Map.of("start_time", m.ptsMs() / 1000.0, "end_time", m.ptsMs() / 1000.0));
+                    e.put("content", m.text().length() > 400 ? m.text().substring(0, 400) + "..." : m.text());
+                    e.put("relevance_score", VideoTools.round(m.score(), 4));
+                    e.put("importance", 0.3);
+                    e.put("metadata", Map.of("source", "keyframe perception (OCR and labels)"));
+                    found.add(e);
+                }
+            }
+        }
+        List<String> levels = "all".equals(level) ? List.of() : List.of(level);
+        for (MemoryRepository.Scored s : memory.searchMemories(v.streamId(), levels, query, vec, range[0], range[1], topK * 2)) {
+            JsonNode d = s.source();
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("memory_id", d.path("memory_id").asText());
+            e.put("level", d.path("level").asText());
+            e.put("time_range", Map.of("start_time", d.path("start_time").asDouble(), "end_time", d.path("end_time").asDouble()));
+            e.put("content", d.path("content").asText());
+            e.put("relevance_score", VideoTools.round(s.score(), 4));
+            e.put("importance", d.path("importance").asDouble(0.5));
+            e.put("metadata", d.path("metadata"));
+            found.add(e);
+        }
+        if (halfLife > 0) {
+            double latest = v.lastPtsMs() / 1000.0;
+            for (Map<String, Object> e : found) {
+                double end = ((Number) ((Map<?, ?>) e.get("time_range")).get("end_time")).doubleValue();
+                double decay = Math.pow(0.5, Math.max(0, latest - end) / halfLife);
+                e.put("relevance_score", VideoTools.round(((Number) e.get("relevance_score")).doubleValue() * decay, 4));
+            }
+        }
+        found.sort((a, b) -> Double.compare(((Number) b.get("relevance_score")).doubleValue(), ((Number) a.get("relevance_score")).doubleValue()));
+        List<Map<String, Object>> top = found.subList(0, Math.min(topK, found.size()));
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("memories", top);
+        r.put("total_retrieved", top.size());
+        return r;
+    }
+
+    /** An episodic event as a memory. */
+    static Map<String, Object> episode(JsonNode d, double score) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("memory_id", d.path("event_id").asText());
+        e.put("level", "event");
+        e.put("time_range", Map.of("start_time", d.path("start_pts_ms").asLong() / 1000.0, "end_time", d.path("end_pts_ms").asLong() / 1000.0));
+        e.put("content", d.path("summary").asText());
+        e.put("relevance_score", VideoTools.round(score, 4));
+        int batches = d.path("batches").asInt(1);
+        boolean returns = d.path("linked_event_ids").size() > 0;
+        e.put("importance", VideoTools.round(Math.min(1, 0.4 + 0.05 * batches + (returns ? 0.1 : 0)), 2));
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("source", "episodic_memory");
+        meta.put("occurred_at", d.path("occurred_at").asLong());
+        meta.put("app", d.path("app").asText(null));
+        meta.put("labels", d.path("labels"));
+        meta.put("linked_event_ids", d.path("linked_event_ids"));
+        meta.put("batches", batches);
+        meta.put("details", d.path("details").asText());
+        e.put("metadata", meta);
+        return e;
+    }
+
+    Map<String, Object> mergeEvents(Args args) throws IOException {
+        VideoDoc v = Videos.require(videos, args);
+        List<String> ids = args.stringList("event_ids");
+        String strategy = args.optionalChoice("merge_strategy", Set.of("chronological", "causal", "spatial"), "chronological");
+        record Part(String id, double start, double end, String content, String place) {}
+        List<Part> parts = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            String field = "event_ids[" + i + "]";
+            JsonNode d = memory.episode(id).orElse(null);
+            if (d != null) {
+                if (!v.streamId().equals(d.path("stream_id").asText())) {
+                    throw ApiException.badField(field, "'" + id + "' belongs to another video");
+                }
+                parts.add(new Part(id, d.path("start_pts_ms").asLong() / 1000.0, d.path("end_pts_ms").asLong() / 1000.0, d.path("summary").asText(),
+                        d.path("app").asText(d.path("labels").path(0).asText("scene"))));
+                continue;
+            }
+            JsonNode m = memory.memory(v.streamId(), id).orElseThrow(() -> ApiException.notFound(field, "no event or memory '" + id + "' for this video"));
+            parts.add(new Part(id, m.path("start_time").asDouble(), m.path("end_time").asDouble(), m.path("content").asText(), m.path("level").asText()));
+        }
+        parts.sort((a, b) -> Double.compare(a.start(), b.start()));
+        boolean overlapping = false;
+        for (int i = 1; i < parts.size(); i++) {
+            overlapping |= parts.get(i).start() < parts.get(i - 1).end();
+        }
+        String content = null;
+        List<Object> chain = new ArrayList<>();
+        String method = "structured";
+        if (llm != null) {
+            StringBuilder prompt = new StringBuilder("Merge these events of one video into a coherent " + strategy
+                    + " summary of 2-3 sentences. Answer as JSON {\"summary\": str, \"causal_chain\": [{\"event\": str, \"enables\": str}]} "
+                    + "and put in causal_chain only links the events themselves support.\n");
+            parts.forEach(p -> prompt.append("- ").append(p.id()).append(" [").append(p.start()).append("-").append(p.end()).append(" s] ")
+                    .append(p.content()).append('\n'));
+            try {
+                ChatMessage reply = llm.chat(List.of(ChatMessage.user(prompt.toString())), List.of(), true);
+                JsonNode json = Json.MAPPER.readTree(reply.content());
+                if (json.path("summary").isTextual() && !json.path("summary").asText().isBlank()) {
+                    content = json.path("summary").asText();
+                    json.path("causal_chain").forEach(chain::add);
+                    method = "llm";
+                }
+            } catch (Exception e) {
+                method = "structured (the model's answer was unusable: " + e.getClass().getSimpleName() + ")";
+            }
+        }
+        if (content == null) {
+            content = structured(parts.stream().map(p -> new String[] {clock(p.start()), clock(p.end()), p.content(), p.place()}).toList(), strategy);
+        }
+        double start = parts.stream().mapToDouble(Part::start).min().orElse(0);
+        double end = parts.stream().mapToDouble(Part::end).max().orElse(0);
+        List<String> sources = parts.stream().map(Part::id).toList();
+        String id = "mem_" + sha1(v.streamId() + "|merge|" + strategy + "|" + String.join(",", sources)).substring(0, 10);
+        ObjectNode doc = Json.MAPPER.createObjectNode();
+        doc.put("memory_id", id).put("stream_id", v.streamId()).put("level", "episode").put("type", "merged_" + strategy).put("content", content)
+                .put("start_time", start).put("end_time", end).put("importance", 0.8).put("created_ms", System.currentTimeMillis());
+        ObjectNode meta = doc.putObject("metadata");
+        sources.forEach(meta.putArray("source_events")::add);
+        if (embedder != null) {
+            var vec = doc.putArray("embedding");
+            for (float f : embedder.embed(content)) {
+                vec.add(f);
+            }
+        }
+        memory.save(v.streamId(), id, doc);
+        Map<String, Object> merged = new LinkedHashMap<>();
+        merged.put("memory_id", id);
+        merged.put("level", "episode");
+        merged.put("time_range", Map.of("start_time", start, "end_time", end));
+        merged.put("content", content);
+        merged.put("source_events", sources);
+        merged.put("temporal_structure", overlapping ? "overlapping" : "sequential");
+        merged.put("causal_chain", chain);
+        merged.put("method", method);
+        if (chain.isEmpty() && "causal".equals(strategy)) {
+            merged.put("note", "causal links need a language model (none is configured, or it gave none); events are listed in order");
+        }
+        return Map.of("merged_event", merged);
+    }
+
+    /** The merged text without a model: in time order, or grouped by place (app or scene) for "spatial". */
+    static String structured(List<String[]> parts, String strategy) {
+        StringBuilder sb = new StringBuilder();
+        if ("spatial".equals(strategy)) {
+            Map<String, List<String[]>> byPlace = new LinkedHashMap<>();
+            parts.forEach(p -> byPlace.computeIfAbsent(p[3], k -> new ArrayList<>()).add(p));
+            byPlace.forEach((place, ps) -> {
+                sb.append(sb.length() == 0 ? "" : " ").append("In ").append(place).append(": ");
+                for (int i = 0; i < ps.size(); i++) {
+                    sb.append(i == 0 ? "" : "; ").append(ps.get(i)[2]).append(" (").append(ps.get(i)[0]).append("-").append(ps.get(i)[1]).append(")");
+                }
+                sb.append('.');
+            });
+            return sb.toString();
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            String[] p = parts.get(i);
+            sb.append(i == 0 ? "From " : " Then, from ").append(p[0]).append(" to ").append(p[1]).append(": ").append(p[2]).append('.');
+        }
+        return sb.toString();
+    }
+
+    static String clock(double s) {
+        long t = Math.round(s);
+        return String.format("%d:%02d", t / 60, t % 60);
+    }
+
+    static String sha1(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
