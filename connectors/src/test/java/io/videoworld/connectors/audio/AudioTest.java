@@ -36,7 +36,8 @@ class AudioTest {
                 .containsExactly("silence", "steady_sound", "speech_like", "silence", "loud_transient");
         AudioTrack.Event tone = events.stream().filter(e -> e.type().equals("steady_sound")).findFirst().orElseThrow();
         assertThat(tone.start()).isCloseTo(2.0, within(0.2));
-        assertThat(tone.end()).isCloseTo(4.0, within(0.2));
+        // Modulation is judged over a second, so a boundary next to speech blurs by up to half of it.
+        assertThat(tone.end()).isCloseTo(4.0, within(0.5));
         AudioTrack.Event speech = events.stream().filter(e -> e.type().equals("speech_like")).findFirst().orElseThrow();
         assertThat(speech.start()).isCloseTo(4.0, within(0.5));
         assertThat(speech.end()).isCloseTo(7.0, within(0.5));
