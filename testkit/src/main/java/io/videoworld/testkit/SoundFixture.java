@@ -1,5 +1,6 @@
-package io.videoworld.connectors.audio;
+package io.videoworld.testkit;
 
+import io.videoworld.connectors.audio.AudioTrack;
 import java.nio.ShortBuffer;
 import java.nio.file.Path;
 import java.util.Random;

@@ -3,6 +3,7 @@ package io.videoworld.connectors.audio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.videoworld.testkit.SoundFixture;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
