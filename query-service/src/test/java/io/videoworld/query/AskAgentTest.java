@@ -202,7 +202,7 @@ class AskAgentTest {
     @Test
     void toolErrorsAndUnknownToolsGoBackToTheSolverAsToolResults() throws Exception {
         int since = llm.requests().size();
-        script("solver", new Reply(200, null, List.of(new String[] {"get_transcript", "{\"video_id\":\"" + STREAM + "\"}"},
+        script("solver", new Reply(200, null, List.of(new String[] {"describe_visual", "{\"video_id\":\"" + STREAM + "\",\"start_time\":0,\"end_time\":1}"},
                 new String[] {"fly_drone", "{}"}, new String[] {"get_video_info", "{\"video_id\":\"" + STREAM + "\"}"}), 0),
                 Reply.text(answer("On the table.", "[clip 2]")));
         script("checker", Reply.text("{\"confidence_score\": 5, \"feedback\": \"\"}"));
@@ -218,9 +218,9 @@ class AskAgentTest {
         assertThat(results.get(0)).contains("not_implemented");
         assertThat(results.get(1)).contains("unknown_tool");
         assertThat(Json.MAPPER.readTree(results.get(2)).get("duration").asDouble()).isEqualTo(6.0);
-        assertThat(r.get("trace").findValuesAsText("tool")).containsExactly("get_transcript", "fly_drone", "get_video_info");
-        assertThat(requestsOf("solver", since).get(0).get("tools").findValuesAsText("name")).contains("sample_frames", "detect_objects")
-                .doesNotContain("get_transcript");
+        assertThat(r.get("trace").findValuesAsText("tool")).containsExactly("describe_visual", "fly_drone", "get_video_info");
+        assertThat(requestsOf("solver", since).get(0).get("tools").findValuesAsText("name")).contains("sample_frames", "detect_objects", "get_transcript")
+                .doesNotContain("describe_visual");
     }
 
     @Test

@@ -100,12 +100,12 @@ class ToolSurfaceTest {
 
     @Test
     void aToolWithoutItsDataAnswers501NamingTheMissingCapabilityButStillChecksItsArguments() throws Exception {
-        HttpResponse<String> r = post("get_transcript", "{\"video_id\":\"" + STREAM + "\"}");
+        HttpResponse<String> r = post("describe_visual", "{\"video_id\":\"" + STREAM + "\",\"start_time\":1,\"end_time\":2}");
         assertThat(r.statusCode()).isEqualTo(501);
-        assertThat(r.body()).contains("audio processing");
-        HttpResponse<String> bad = post("get_transcript", "{\"video_id\":\"" + STREAM + "\",\"time_range\":\"soon\"}");
+        assertThat(r.body()).contains("vision-language model").contains("not configured");
+        HttpResponse<String> bad = post("describe_visual", "{\"video_id\":\"" + STREAM + "\",\"start_time\":\"soon\",\"end_time\":2}");
         assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(Json.MAPPER.readTree(bad.body()).get("error").get("field").asText()).isEqualTo("time_range");
+        assertThat(Json.MAPPER.readTree(bad.body()).get("error").get("field").asText()).isEqualTo("start_time");
         HttpResponse<String> noDetector = post("detect_objects", "{\"video_id\":\"" + STREAM + "\",\"timestamp\":2.0}");
         assertThat(noDetector.statusCode()).isEqualTo(501);
         assertThat(noDetector.body()).contains("not configured");
