@@ -12,8 +12,9 @@ import java.util.Objects;
  * @param ptsMs presentation time
  * @param role first, middle, last or periodic
  * @param jpeg the image
+ * @param eventTimeMs event time of the frame
  */
-public record Keyframe(String streamId, long epochMs, long frameIndex, long ptsMs, String role, byte[] jpeg) {
+public record Keyframe(String streamId, long epochMs, long frameIndex, long ptsMs, String role, byte[] jpeg, long eventTimeMs) {
 
     /** The frame store key: deterministic, so a replay rewrites the same file. */
     public String storeKey() {

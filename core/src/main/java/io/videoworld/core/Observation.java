@@ -2,25 +2,30 @@ package io.videoworld.core;
 
 /**
  * One thing the episodic memory learns about a stream: a closed shot (with the keyframes it
- * expects perception for), a keyframe's perception, or a track. Exactly one of the three is set;
- * a union of the job's streams needs one type.
+ * expects perception for), a keyframe's perception, a track, or the stream's own document (its
+ * kind and progress). Exactly one is set; a union of the job's streams needs one type.
  *
  * @param streamId the stream
  * @param epochMs the push
  * @param shot a closed shot, or null
  * @param perception a keyframe's perception, or null
  * @param track a track document, or null
+ * @param video the stream's document, or null
  */
-public record Observation(String streamId, long epochMs, Segment shot, Perception perception, TrackDoc track) {
+public record Observation(String streamId, long epochMs, Segment shot, Perception perception, TrackDoc track, VideoDoc video) {
     public static Observation of(Segment s) {
-        return new Observation(s.streamId(), s.epochMs(), s, null, null);
+        return new Observation(s.streamId(), s.epochMs(), s, null, null, null);
     }
 
     public static Observation of(Perception p) {
-        return new Observation(p.streamId(), p.epochMs(), null, p, null);
+        return new Observation(p.streamId(), p.epochMs(), null, p, null, null);
     }
 
     public static Observation of(TrackDoc t) {
-        return new Observation(t.streamId(), t.epochMs(), null, null, t);
+        return new Observation(t.streamId(), t.epochMs(), null, null, t, null);
+    }
+
+    public static Observation of(VideoDoc v) {
+        return new Observation(v.streamId(), v.epochMs(), null, null, null, v);
     }
 }

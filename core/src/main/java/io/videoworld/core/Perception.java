@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param width frame width in pixels
  * @param height frame height in pixels
  * @param objects what the detector found (empty when detection is off)
+ * @param eventTimeMs event time of the frame
  */
 public record Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines,
-        String text, float[] textEmbedding, float[] imageDescriptor, String device, int width, int height, List<Detection> objects) {
+        String text, float[] textEmbedding, float[] imageDescriptor, String device, int width, int height, List<Detection> objects,
+        long eventTimeMs) {
 
     public String id() {
         return Ids.frame(streamId, frameIndex);

@@ -38,6 +38,7 @@ import io.videoworld.operators.StreamCatalog;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -84,6 +85,8 @@ public final class IngestJob {
     public static void build(StreamExecutionEnvironment env, Configuration conf, UnaryOperator<DataStream<EpisodeBatch>> beforeEpisodeWriter) {
         env.getConfig().configure(new Configuration().set(PipelineOptions.GENERIC_TYPES, false), IngestJob.class.getClassLoader());
         env.enableCheckpointing(conf.get(IngestOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        env.configure(new Configuration().set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem")
+                .set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, conf.get(IngestOptions.CHECKPOINT_DIR)), IngestJob.class.getClassLoader());
 
         KafkaSource<Ingested> source = KafkaSource.<Ingested>builder()
                 .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
@@ -120,7 +123,8 @@ public final class IngestJob {
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"),
                         segments.flatMap(IngestJob::segmentWrites, ES_WRITE).name("shot, scene and keyframe documents"));
         boolean detect = conf.get(DetectOptions.ENABLED);
-        DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory");
+        DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory")
+                .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(Observation::of, TypeInformation.of(Observation.class)).name("streams for memory"));
         if (conf.get(PerceptionOptions.ENABLED)) {
             DataStream<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
                             new PerceptionFunction(conf.get(PerceptionOptions.MODELS), detect ? DetectOptions.detector(conf) : null,
@@ -150,7 +154,8 @@ public final class IngestJob {
         if (conf.get(MemoryOptions.ENABLED)) {
             long idle = conf.get(MemoryOptions.IDLE).toMillis();
             DataStream<EpisodeBatch> batched = observations.keyBy(Observation::streamId, Types.STRING)
-                    .process(new EpisodeBatcher(conf.get(MemoryOptions.MAX_BATCH).toMillis(), idle, conf.get(PerceptionOptions.ENABLED)))
+                    .process(new EpisodeBatcher(conf.get(MemoryOptions.MAX_BATCH).toMillis(), idle, conf.get(MemoryOptions.GRACE).toMillis(),
+                            conf.get(PerceptionOptions.ENABLED)))
                     .name("memory batches").uid("episode-batcher");
             DataStream<EpisodeBatch> decided = AsyncDataStream.orderedWait(batched,
                             new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4),

@@ -25,6 +25,10 @@ public final class IngestOptions {
             .durationType().defaultValue(Duration.ofMillis(500)).withDescription("Longest a document waits for its bulk request.");
     public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("vw.checkpoint-interval")
             .durationType().defaultValue(Duration.ofSeconds(10)).withDescription("Exactly-once checkpoint interval.");
+    public static final ConfigOption<String> CHECKPOINT_DIR = ConfigOptions.key("vw.checkpoint-dir").stringType()
+            .defaultValue("file://" + System.getProperty("java.io.tmpdir") + "/videoworld-checkpoints")
+            .withDescription("Where checkpoints go (a file:// or shared-filesystem URI). Keyframes in flight carry their JPEGs, "
+                    + "which outgrow the 5 MB that memory-backed checkpoints allow.");
     public static final ConfigOption<Duration> MAX_OUT_OF_ORDERNESS = ConfigOptions.key("vw.max-out-of-orderness")
             .durationType().defaultValue(Duration.ofSeconds(5)).withDescription("How late a frame's event time may be.");
     public static final ConfigOption<Duration> SOURCE_IDLENESS = ConfigOptions.key("vw.source-idleness")

@@ -57,6 +57,7 @@ public final class LocalLauncher implements Callable<Integer> {
         conf.set(IngestOptions.ES_URL, esUrl);
         conf.set(ShotOptions.FRAME_STORE, home.resolve("frames").toAbsolutePath().toString());
         conf.set(PerceptionOptions.MODELS, home.resolve("models").toAbsolutePath().toString());
+        conf.set(IngestOptions.CHECKPOINT_DIR, home.resolve("checkpoints").toAbsolutePath().toUri().toString());
         if (detectFps != null) {
             conf.set(DetectOptions.FPS, detectFps);
         }

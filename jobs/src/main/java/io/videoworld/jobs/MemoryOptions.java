@@ -13,6 +13,9 @@ public final class MemoryOptions {
     public static final ConfigOption<Duration> MAX_BATCH = ConfigOptions.key("vw.memory.max-batch").durationType()
             .defaultValue(Duration.ofSeconds(20)).withDescription("Longest memory batch (20 frames at MIRIX's 1 fps); "
                     + "a batch also ends at every shot boundary.");
+    public static final ConfigOption<Duration> GRACE = ConfigOptions.key("vw.memory.open-grace").durationType()
+            .defaultValue(Duration.ofSeconds(5)).withDescription("A live shot is cut into batches from keyframes the event-time watermark "
+                    + "has passed by this much (the shot detector looks about 2 s ahead before it emits a keyframe).");
     public static final ConfigOption<Duration> IDLE = ConfigOptions.key("vw.memory.idle-timeout").durationType()
             .defaultValue(Duration.ofMinutes(10)).withDescription("Event time after a stream's latest batch when its memory state is cleared.");
     public static final ConfigOption<String> LLM_URL = ConfigOptions.key("vw.memory.llm-url").stringType().noDefaultValue()

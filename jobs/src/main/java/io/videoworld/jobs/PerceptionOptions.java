@@ -17,7 +17,7 @@ public final class PerceptionOptions {
     public static final ConfigOption<Duration> TIMEOUT = ConfigOptions.key("vw.perception.timeout").durationType()
             .defaultValue(Duration.ofSeconds(60)).withDescription("A keyframe not perceived by then gets an empty perception.");
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.perception.capacity").intType()
-            .defaultValue(64).withDescription("Keyframes in flight per subtask before back-pressure.");
+            .defaultValue(16).withDescription("Keyframes in flight per subtask before back-pressure (each is checkpointed with its JPEG).");
 
     private PerceptionOptions() {}
 }

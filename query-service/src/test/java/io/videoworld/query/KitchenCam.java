@@ -62,7 +62,7 @@ final class KitchenCam {
                     long frame = i * 50L + 25;
                     write(client, EsDocuments.perception(new Perception(stream, epoch, frame, frame * 40, "middle",
                             List.of(new TextLine(read[i], 40, 40, 400, 30, 0.97)), read[i], embedder.embed(read[i]),
-                            unit(176, i == 2 ? 0 : i), "cpu", 640, 360, List.of())));
+                            unit(176, i == 2 ? 0 : i), "cpu", 640, 360, List.of(), epoch + frame * 40)));
                 }
             }
             client.indices().refresh(r -> r.index("vw-*"));

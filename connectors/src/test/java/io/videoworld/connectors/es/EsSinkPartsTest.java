@@ -48,7 +48,7 @@ class EsSinkPartsTest {
     @Test
     void zeroLengthVectorsAreLeftOutRatherThanRefusedByTheMapping() {
         var p = new io.videoworld.core.Perception("cam", 1_700_000_000_000L, 3, 120, "first", java.util.List.of(), "", new float[4],
-                new float[] {0, 1}, "cpu", 640, 360, java.util.List.of());
+                new float[] {0, 1}, "cpu", 640, 360, java.util.List.of(), 1_700_000_000_120L);
         String json = new String(EsDocuments.perception(p).json(), StandardCharsets.UTF_8);
         assertThat(json).doesNotContain("text_embedding").contains("\"image_descriptor\":[0.0,1.0]");
     }

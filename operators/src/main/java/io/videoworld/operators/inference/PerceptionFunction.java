@@ -117,7 +117,7 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
             String described = (joined + "\n" + labelsLine(found)).trim();
             out.add(new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), lines, joined,
                     described.isEmpty() ? null : embedder.embed(described), descriptor(k), device, images.get(i).width(),
-                    images.get(i).height(), found));
+                    images.get(i).height(), found, k.eventTimeMs()));
         }
         return out;
     }
@@ -156,7 +156,7 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     private Perception empty(Keyframe k) {
         JpegInfo info = JpegInfo.parse(k.jpeg());
         return new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), List.of(), "", null,
-                descriptor(k), device, info.width(), info.height(), List.of());
+                descriptor(k), device, info.width(), info.height(), List.of(), k.eventTimeMs());
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.videoworld.operators.memory;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.Perception;
 import io.videoworld.core.Segment;
+import io.videoworld.core.SourceKind;
 import io.videoworld.core.TrackDoc;
 import java.util.List;
 
@@ -10,16 +11,20 @@ import java.util.List;
  * What {@link EpisodeBatcher} keeps of one stream; Flink keyed state.
  *
  * @param epochMs the push
+ * @param sourceKind video or screen, once known
  * @param nextBatch number of the next batch
+ * @param emittedUntilPts presentation time up to which batches have been emitted
  * @param pending closed shots waiting for their keyframes' perception, in stream order
- * @param orphans perceptions that arrived before their shot
+ * @param orphans perceptions not (yet) in a closed shot: the open shot's, or early ones
  * @param tracks recent tracks, to say who was seen in a batch
  * @param recent digests of the latest batches, newest last
  * @param lastEventTimeMs latest event time seen, for the idle timer
- * @param timerAt the registered idle timer, or -1
+ * @param idleTimerAt the registered idle timer, or -1
+ * @param openTimerAt the registered timer for the open shot's batches, or -1
  */
-public record BatcherState(long epochMs, long nextBatch, List<PendingShot> pending, List<Perception> orphans, List<TrackDoc> tracks,
-        List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long timerAt) {
+public record BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, long emittedUntilPts, List<PendingShot> pending,
+        List<Perception> orphans, List<TrackDoc> tracks, List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long idleTimerAt,
+        long openTimerAt) {
 
     /** A closed shot and the perceptions of its keyframes received so far. */
     public record PendingShot(Segment shot, List<Perception> perceived) {}

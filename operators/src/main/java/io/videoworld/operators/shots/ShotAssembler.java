@@ -136,7 +136,7 @@ final class ShotAssembler {
         if (mid.frameIndex() != shot.startFrame()) {
             refs.add(new KeyframeRef(mid.frameIndex(), mid.ptsMs(), mid.eventTimeMs(), mid.batchSeq(), mid.width(), mid.height(),
                     mid.jpeg().length, KeyframeRef.MIDDLE));
-            out.keyframe(new Keyframe(last.streamId(), last.epochMs(), mid.frameIndex(), mid.ptsMs(), KeyframeRef.MIDDLE, mid.jpeg()));
+            out.keyframe(new Keyframe(last.streamId(), last.epochMs(), mid.frameIndex(), mid.ptsMs(), KeyframeRef.MIDDLE, mid.jpeg(), mid.eventTimeMs()));
         }
         if (last.frameIndex() != shot.startFrame() && last.frameIndex() != mid.frameIndex()) {
             refs.add(ref(last, KeyframeRef.LAST));
@@ -193,7 +193,7 @@ final class ShotAssembler {
     }
 
     private static Keyframe keyframe(FrameFeatures f, String role) {
-        return new Keyframe(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), role, f.jpeg());
+        return new Keyframe(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), role, f.jpeg(), f.eventTimeMs());
     }
 
     private static Candidate candidate(FrameFeatures f) {

@@ -46,7 +46,7 @@ class EpisodeOperatorsTest {
     }
 
     private static List<EpisodeBatch> batch(List<Observation> in, long maxBatchMs) throws Exception {
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new EpisodeBatcher(maxBatchMs, IDLE, true)),
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new EpisodeBatcher(maxBatchMs, IDLE, 5_000, true)),
                 Observation::streamId, Types.STRING);
         h.open();
         for (Observation o : in) {
@@ -71,6 +71,35 @@ class EpisodeOperatorsTest {
         assertThat(batches.get(0).lines()).startsWith("Inbox - Mail", "Quarterly report due Friday");
         assertThat(batches.get(0).recent()).isEmpty();
         assertThat(batches.get(2).recent()).hasSize(2);
+    }
+
+    @Test
+    void aLiveShotThatNeverCutsIsBatchedAsTheWatermarkPassesAndItsCloseAddsOnlyTheRest() throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new EpisodeBatcher(20_000, IDLE, 5_000, true)),
+                Observation::streamId, Types.STRING);
+        h.open();
+        h.processElement(new StreamRecord<>(Observation.of(new io.videoworld.core.VideoDoc(DESK, io.videoworld.core.SourceKind.SCREEN, "x", null,
+                EPOCH, EPOCH, EPOCH, 0, 1, 1, 0, 0, 1280, 800, "live")), EPOCH));
+        for (int s = 0; s < 50; s++) {
+            h.processElement(new StreamRecord<>(Observation.of(screen(DESK, s, "Inbox - Mail", "Message " + s, topic(0, 0.1))), EPOCH + s * 1000L));
+            h.processWatermark(new Watermark(EPOCH + s * 1000L));
+        }
+        List<EpisodeBatch> live = new ArrayList<>(h.extractOutputValues());
+        // By 49 s the watermark has passed 44 s: batches [0, 20) and [20, 40) are complete; [40, ...) is still growing.
+        assertThat(live).extracting(EpisodeBatch::startPtsMs, EpisodeBatch::endPtsMs).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(0L, 20_000L), org.assertj.core.groups.Tuple.tuple(20_000L, 40_000L));
+        assertThat(live.get(1).relation()).isEqualTo(EpisodeBatch.CONTINUE);
+        assertThat(live.get(0).lines()).contains("Message 0", "Message 19").doesNotContain("Message 20");
+        h.processElement(new StreamRecord<>(Observation.of(shot(DESK, 0, 50)), EPOCH + 50_000));
+        List<EpisodeBatch> all = h.extractOutputValues();
+        assertThat(all).hasSize(3);
+        assertThat(all.get(2).startPtsMs()).isEqualTo(40_000);
+        assertThat(all.get(2).endPtsMs()).isEqualTo(50_000);
+        assertThat(all.get(2).lines()).contains("Message 40", "Message 49").doesNotContain("Message 39");
+        h.processWatermark(new Watermark(EPOCH + 50_000 + IDLE));
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
+        h.close();
     }
 
     @Test

@@ -28,7 +28,7 @@ final class MemoryFixtures {
     static Perception screen(String stream, int s, String title, String line, float[] embedding) {
         return new Perception(stream, EPOCH, s, s * 1000L, "periodic", List.of(new TextLine(title, 10, 8, 400, 30, 0.98),
                 new TextLine(line, 40, 120, 600, 30, 0.95), new TextLine(line + " (continued)", 40, 190, 600, 30, 0.95)), title + "\n" + line,
-                embedding, new float[] {1}, "cpu", 1280, 800, List.of());
+                embedding, new float[] {1}, "cpu", 1280, 800, List.of(), EPOCH + s * 1000L);
     }
 
     /** A unit vector leaning to one axis, so screens of one app embed alike. */
