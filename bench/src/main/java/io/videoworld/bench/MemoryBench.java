@@ -179,7 +179,10 @@ public final class MemoryBench {
         g.drawString(title, 20, 34);
         g.setFont(font.deriveFont(22f));
         g.setColor(dark ? new Color(220, 220, 220) : new Color(30, 30, 30));
-        g.drawString(line + " " + n, 40, 120);
+        // Typing: one more line every 4 s, the last twelve shown, as a chat or an editor grows.
+        for (int i = Math.max(0, n - 11); i <= n; i++) {
+            g.drawString(line + " " + i + ": the quick brown fox " + (i * 7 % 13), 40, 100 + (i - Math.max(0, n - 11)) * 40);
+        }
         g.dispose();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ImageIO.write(img, "jpg", out);
@@ -249,7 +252,7 @@ public final class MemoryBench {
         }
         job.cancel().get();
         System.out.println();
-        System.out.printf("live: %d screenshot streams at 1 fps for %d s (960x600, text changing every 4 s, app switches every ~25 s), "
+        System.out.printf("live: %d screenshot streams at 1 fps for %d s (960x600, a line typed every 4 s, app switches every ~25 s), "
                 + "OCR + memory on this machine; %d frame latencies, %d event latencies%n", streams, seconds, frameLatency.size(), eventLatency.size());
         System.out.println("| from frame production to ... searchable | p50 s | p99 s | vs frame document p50 |");
         System.out.println("|---|---:|---:|---:|");

@@ -55,7 +55,21 @@ final class LocalInfra implements TestInfra {
 
     static LocalInfra start() throws Exception {
         String given = System.getenv("VW_ES_URL");
-        if (given != null && !given.isBlank() && healthy(given)) {
+        if (given != null && !given.isBlank()) {
+            // A busy machine can answer slowly; an Elasticsearch someone else started is never
+            // started again or stopped from here.
+            long deadline = System.currentTimeMillis() + 90_000;
+            while (!healthy(given)) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("VW_ES_URL=" + given + " does not answer /_cluster/health");
+                }
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
             return new LocalInfra(given, "already running at " + given);
         }
         String port = System.getenv().getOrDefault("VW_TEST_ES_PORT", "9250");
