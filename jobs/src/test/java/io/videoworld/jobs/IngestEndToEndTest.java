@@ -144,6 +144,23 @@ class IngestEndToEndTest {
     }
 
     @Test
+    void theVideosEpisodesBeginWhereItsScenesDo() throws Exception {
+        co.elastic.clients.elasticsearch._types.query_dsl.Query mine = co.elastic.clients.elasticsearch._types.query_dsl.Query.of(q -> q.bool(b -> b
+                .filter(IngestRun.term("stream_id", STREAM)).filter(IngestRun.term("epoch_ms", String.valueOf(EPOCH)))));
+        IngestRun.await("episodes of the whole video", 120, () -> IngestRun.count(es, Names.EPISODES_INDEX, co.elastic.clients.elasticsearch._types
+                .query_dsl.Query.of(q -> q.bool(b -> b.filter(mine).filter(f -> f.range(r -> r.number(n -> n.field("end_pts_ms").gte(3800.0))))))) >= 1);
+        List<Long> scenes = es.search(s -> s.index(Names.SHOTS_INDEX).size(20).query(q -> q.bool(b -> b.filter(mine).filter(IngestRun.term("kind", "scene"))))
+                .sort(o -> o.field(f -> f.field("start_frame").order(SortOrder.Asc))), JsonNode.class).hits().hits().stream()
+                .map(h -> h.source().get("start_pts_ms").asLong()).toList();
+        List<JsonNode> events = es.search(s -> s.index(Names.EPISODES_INDEX).size(20).query(mine)
+                .sort(o -> o.field(f -> f.field("seq").order(SortOrder.Asc))), JsonNode.class).hits().hits().stream().map(h -> h.source()).toList();
+        assertThat(scenes).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(events).extracting(e -> e.get("start_pts_ms").asLong()).isEqualTo(scenes);
+        assertThat(events).allSatisfy(e -> assertThat(e.get("event_type").asText()).isEqualTo("scene_activity"));
+        assertThat(events.get(1).get("occurred_at").asLong()).isEqualTo(EPOCH + scenes.get(1));
+    }
+
+    @Test
     void everySampledFrameIsIndexedExactlyOnceWithItsTimes() throws Exception {
         List<Hit<JsonNode>> hits = es.search(s -> s.index(Names.FRAMES_INDEX).size(100)
                 .query(q -> q.term(t -> t.field("stream_id").value(STREAM)))

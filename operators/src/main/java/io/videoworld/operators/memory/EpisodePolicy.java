@@ -10,7 +10,7 @@ import java.util.Locale;
  * from the signals perception gives. Screens: the application named in the window title decides
  * (same app and similar text continues; another app is new, or a return when an earlier batch
  * showed it); the same app with dissimilar text is ambiguous. Cameras: the same scene continues,
- * text similarity decides the rest. A gap of more than a minute always starts anew. Ambiguous
+ * an earlier scene is a return, a new scene is new unless its text is the same words. A gap of more than a minute always starts anew. Ambiguous
  * batches go to the LLM policy when one is configured; otherwise {@link #lean} settles them.
  */
 public final class EpisodePolicy {
@@ -18,6 +18,7 @@ public final class EpisodePolicy {
     static final double SAME_APP_SIMILAR = 0.5;
     static final double CONTINUES = 0.8;
     static final double DIFFERENT = 0.5;
+    static final double SAME_WORDS = 0.97;
 
     private EpisodePolicy() {}
 
@@ -45,8 +46,8 @@ public final class EpisodePolicy {
             }
             return new Relation(EpisodeBatch.NEW, -1, sim);
         }
-        if (kind == SourceKind.VIDEO && now.sceneId() != null && now.sceneId().equals(prev.sceneId())) {
-            return new Relation(EpisodeBatch.CONTINUE, -1, sim);
+        if (kind == SourceKind.VIDEO) {
+            return relateVideo(now, recent, prev, sim);
         }
         if (sim < 0) {
             return new Relation(kind == SourceKind.VIDEO ? EpisodeBatch.NEW : EpisodeBatch.AMBIGUOUS, -1, sim);
@@ -58,6 +59,27 @@ public final class EpisodePolicy {
             return returnOrNew(now, recent, sim);
         }
         return new Relation(EpisodeBatch.AMBIGUOUS, -1, sim);
+    }
+
+    /**
+     * Cameras: a batch in the same scene continues (two batches of a live shot, whose scene is not
+     * known yet, are the same scene); a batch in a scene seen a little earlier returns to it; a new
+     * scene is a new activity unless the text on screen is the same words (a caption carried across
+     * cameras), and near that is ambiguous.
+     */
+    private static Relation relateVideo(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> recent, EpisodeBatch.Digest prev, double sim) {
+        if (java.util.Objects.equals(now.sceneId(), prev.sceneId())) {
+            return new Relation(EpisodeBatch.CONTINUE, -1, sim);
+        }
+        for (int i = recent.size() - 2; i >= 0; i--) {
+            if (now.sceneId() != null && now.sceneId().equals(recent.get(i).sceneId())) {
+                return new Relation(EpisodeBatch.RETURN, recent.get(i).batchSeq(), cosine(now.embedding(), recent.get(i).embedding()));
+            }
+        }
+        if (sim >= SAME_WORDS) {
+            return new Relation(EpisodeBatch.CONTINUE, -1, sim);
+        }
+        return new Relation(sim >= CONTINUES ? EpisodeBatch.AMBIGUOUS : EpisodeBatch.NEW, -1, sim);
     }
 
     private static Relation returnOrNew(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> recent, double sim) {
@@ -73,6 +95,10 @@ public final class EpisodePolicy {
 
     /** How an ambiguous batch is settled without a model: similar enough text continues. */
     public static String lean(EpisodeBatch b) {
+        if (b.sourceKind() == SourceKind.VIDEO) {
+            // A camera that changed scene has, without a model's view, changed activity.
+            return EpisodeBatch.NEW;
+        }
         return b.similarity() >= 0.6 ? EpisodeBatch.CONTINUE : EpisodeBatch.NEW;
     }
 
