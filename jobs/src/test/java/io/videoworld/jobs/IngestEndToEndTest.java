@@ -158,6 +158,8 @@ class IngestEndToEndTest {
         assertThat(events).extracting(e -> e.get("start_pts_ms").asLong()).isEqualTo(scenes);
         assertThat(events).allSatisfy(e -> assertThat(e.get("event_type").asText()).isEqualTo("scene_activity"));
         assertThat(events.get(1).get("occurred_at").asLong()).isEqualTo(EPOCH + scenes.get(1));
+        // What the camera showed in writing is in the event's summary (the sample video labels its shots).
+        assertThat(events.get(1).get("summary").asText().replace(" ", "")).containsIgnoringCase("shot2");
     }
 
     @Test

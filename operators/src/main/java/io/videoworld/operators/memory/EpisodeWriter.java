@@ -194,8 +194,10 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
     /** The lines a summary quotes: the old ones first (they stay), new ones after, at most eight. */
     static List<String> keyLines(List<String> old, EpisodeBatch b) {
         List<String> fresh = new ArrayList<>();
+        // On screens the title is the app, said once in the summary; on cameras the first line is just text.
+        boolean screen = b.sourceKind() == SourceKind.SCREEN;
         for (String l : b.lines()) {
-            if (!l.equals(b.title()) && !old.contains(l) && !fresh.contains(l) && l.length() > 2) {
+            if (!(screen && l.equals(b.title())) && !old.contains(l) && !fresh.contains(l) && l.length() > 2) {
                 fresh.add(l);
             }
         }
@@ -210,10 +212,11 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
     static String details(EpisodeBatch b) {
         StringBuilder sb = new StringBuilder();
         sb.append('[').append(clock(b.startPtsMs())).append('-').append(clock(b.endPtsMs())).append("] ");
-        if (b.title() != null) {
+        boolean screen = b.sourceKind() == SourceKind.SCREEN;
+        if (screen && b.title() != null) {
             sb.append(b.title()).append(": ");
         }
-        String text = String.join(" | ", b.lines().stream().filter(l -> !l.equals(b.title())).toList());
+        String text = String.join(" | ", b.lines().stream().filter(l -> !(screen && l.equals(b.title()))).toList());
         sb.append(text.length() > 400 ? text.substring(0, 400) + "..." : text);
         if (!b.labels().isEmpty()) {
             sb.append("; objects: ").append(String.join(", ", b.labels()));
