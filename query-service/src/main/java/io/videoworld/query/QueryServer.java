@@ -112,7 +112,6 @@ public final class QueryServer implements AutoCloseable {
         if (llm != null && llm.config().vision()) {
             dispatcher.register("describe_visual", new DescribeTools(videos, frames, llm)::describeVisual);
         }
-        dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception)::findSimilarSegments);
         AudioTools audio = new AudioTools(videos, transcriber);
         MemoryRepository memory = new MemoryRepository(es);
         RetrievalTools retrieval = new RetrievalTools(videos, evidence, memory, embedder, audio);
@@ -125,6 +124,7 @@ public final class QueryServer implements AutoCloseable {
                 .register("read_memory", memoryTools::readMemory)
                 .register("merge_events", memoryTools::mergeEvents);
         ObjectRepository objects = new ObjectRepository(es);
+        dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception, objects)::findSimilarSegments);
         ObjectTools objectTools = new ObjectTools(videos, objects, frames, detector, embedder);
         LlmClient vlm = llm != null && llm.config().vision() ? llm : null;
         EntityTools entities = new EntityTools(videos, segments, objects, perception, objectTools, frames, embedder, vlm);

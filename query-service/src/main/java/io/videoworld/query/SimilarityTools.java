@@ -17,32 +17,37 @@ import java.util.Set;
  * answered in seed 001's shape: the example range's analysed keyframes are averaged into one
  * vector — the colour/layout descriptor for {@code visual}, the on-screen-text embedding for
  * {@code semantic} — and the nearest keyframes elsewhere in the stream decide which shots are
- * most alike (a shot scores its best keyframe; similarity 0-1). {@code motion} needs tracks and
- * answers 501 until they exist.
+ * most alike (a shot scores its best keyframe; similarity 0-1). {@code motion} compares how
+ * things move: a 16-number descriptor of the tracks in a range (8 directions of movers, weighted
+ * twice, 4 speed bands in body heights per second, moving share, count of movers and of still objects,
+ * people share, vehicles share), cosine against every other shot's.
  */
 public final class SimilarityTools {
     private final VideoRepository videos;
     private final SegmentRepository segments;
     private final PerceptionRepository perception;
+    private final io.videoworld.connectors.es.ObjectRepository objects;
 
-    public SimilarityTools(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception) {
+    public SimilarityTools(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception,
+            io.videoworld.connectors.es.ObjectRepository objects) {
         this.videos = videos;
         this.segments = segments;
         this.perception = perception;
+        this.objects = objects;
     }
 
     public Map<String, Object> findSimilarSegments(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         String metric = args.optionalChoice("similarity_metric", Set.of("visual", "semantic", "motion"), "visual");
-        if ("motion".equals(metric)) {
-            throw new ApiException(501, "not_implemented", "similarity_metric", "motion similarity needs tracks, which are not built yet");
-        }
         int topK = args.optionalInt("top_k", 1, 100).orElse(10);
         Args example = args.optionalObject("example_segment").orElseThrow(() -> ApiException.badField("example_segment", "'example_segment' is required"));
         double start = example.requiredNumber("start_time", 0, 1e9);
         double end = example.requiredNumber("end_time", 0, 1e9);
         if (end <= start) {
             throw ApiException.badField("example_segment.end_time", "'example_segment.end_time' must be after 'start_time'");
+        }
+        if ("motion".equals(metric)) {
+            return motion(v, start, end, topK);
         }
         List<PerceptionRepository.Vectors> inside = perception.inRange(v.streamId(), v.epochMs(), Math.round(start * 1000), Math.round(end * 1000));
         boolean visual = "visual".equals(metric);
@@ -98,6 +103,85 @@ public final class SimilarityTools {
                 + (text.length() == 0 ? "" : "; on-screen text: \"" + text + "\""));
         out.put("similarity_metric", metric);
         return out;
+    }
+
+    private Map<String, Object> motion(VideoDoc v, double start, double end, int topK) throws IOException {
+        long from = Math.round(start * 1000);
+        long to = Math.round(end * 1000);
+        List<io.videoworld.connectors.es.ObjectRepository.Track> all = objects.tracks(v.streamId(), v.epochMs(), 0, Long.MAX_VALUE / 4);
+        float[] query = motionOf(all, from, to);
+        if (query == null) {
+            throw new ApiException(404, "not_found", "example_segment", "no object was tracked for two samples or more between " + start + " and "
+                    + end + " s, so there is no motion to compare");
+        }
+        List<Map<String, Object>> similar = new ArrayList<>();
+        List<Segment> shots = segments.list(v.streamId(), v.epochMs(), Segment.SHOT);
+        List<Map.Entry<Segment, Double>> scored = new ArrayList<>();
+        for (Segment s : shots) {
+            if (s.endPtsMs() > from && s.startPtsMs() < to) {
+                continue;
+            }
+            float[] d = motionOf(all, s.startPtsMs(), s.endPtsMs());
+            if (d != null) {
+                double cos = 0;
+                for (int i = 0; i < d.length; i++) {
+                    cos += d[i] * query[i];
+                }
+                scored.add(Map.entry(s, Math.max(0, cos)));
+            }
+        }
+        scored.sort((a, b) -> Double.compare(b.getValue(), a.getValue()));
+        for (Map.Entry<Segment, Double> e : scored.subList(0, Math.min(topK, scored.size()))) {
+            Segment s = e.getKey();
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("segment_id", s.id());
+            r.put("start_time", VideoTools.round(s.startPtsMs() / 1000.0, 3));
+            r.put("end_time", VideoTools.round(s.endPtsMs() / 1000.0, 3));
+            r.put("similarity", VideoTools.round(e.getValue(), 3));
+            r.put("scene_id", s.sceneId());
+            similar.add(r);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("similar_segments", similar);
+        out.put("example_summary", "tracked motion from " + start + " to " + end + " s (directions, speeds, movers and still objects)");
+        out.put("similarity_metric", "motion");
+        return out;
+    }
+
+    /** The unit-length motion descriptor of the tracks seen in [from, to), or null when nothing was tracked there. */
+    static float[] motionOf(List<io.videoworld.connectors.es.ObjectRepository.Track> tracks, long from, long to) {
+        float[] d = new float[16];
+        int seen = 0;
+        for (var t : tracks) {
+            List<io.videoworld.connectors.es.ObjectRepository.Point> pts = t.timeline().stream().filter(p -> p.ptsMs() >= from && p.ptsMs() < to).toList();
+            if (pts.size() < 2) {
+                continue;
+            }
+            seen++;
+            double speed = ObjectGeometry.heightsPerSecond(pts);
+            double[] a = pts.get(0).bbox();
+            double[] b = pts.get(pts.size() - 1).bbox();
+            double angle = Math.atan2((b[1] + b[3]) / 2 - (a[1] + a[3]) / 2, (b[0] + b[2]) / 2 - (a[0] + a[2]) / 2);
+            int dir = (int) Math.floorMod(Math.round(angle / (Math.PI / 4)), 8);
+            if (speed >= 0.15) {
+                // Direction is what tells two movements apart, so it outweighs the shares below.
+                d[dir] += 2;
+                d[12] += 1;
+            } else {
+                d[13] += 1;
+            }
+            d[8 + (speed < 0.15 ? 0 : speed < 0.6 ? 1 : speed < 1.5 ? 2 : 3)] += 1;
+            d[14] += "person".equals(t.category()) ? 1 : 0;
+            d[15] += ObjectGeometry.GROUPS.get("vehicle").contains(t.category()) ? 1 : 0;
+        }
+        if (seen == 0) {
+            return null;
+        }
+        for (int i = 0; i < 16; i++) {
+            d[i] /= seen;
+        }
+        normalise(d);
+        return d;
     }
 
     private static void normalise(float[] v) {

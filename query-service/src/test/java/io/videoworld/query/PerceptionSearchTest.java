@@ -109,7 +109,8 @@ class PerceptionSearchTest {
                 + "/v1/tools/find_similar_segments")).POST(HttpRequest.BodyPublishers.ofString("{\"video_id\": \"" + PANTRY
                 + "\", \"example_segment\": {\"start_time\": 0, \"end_time\": 2}, \"similarity_metric\": \"motion\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(motion.statusCode()).isEqualTo(501);
+        assertThat(motion.statusCode()).as("the pantry camera has no tracks").isEqualTo(404);
+        assertThat(motion.body()).contains("no object was tracked");
     }
 
     /** A tool call, or /v1/ask when {@code name} is null; must answer 200. */
