@@ -15,12 +15,8 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -107,14 +103,14 @@ final class EntityTools {
             }
         }
         String key = v.streamId() + "|" + v.epochMs() + "|" + (track != null ? track.id() : java.util.Arrays.toString(round(box)));
-        String entityId = "ent_" + sha1(key).substring(0, 8);
+        String entityId = "ent_" + MemoryTools.sha1(key).substring(0, 8);
         float[] appearance = track == null ? null : track.appearance();
         objects.save(new ObjectRepository.Entity(entityId, v.streamId(), hint != null ? hint : category, hint, category, trackIds, pts, appearance));
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("entity_id", entityId);
         r.put("matched_bbox", ObjectGeometry.xywh(box));
         r.put("confidence", ObjectGeometry.r4(chosen != null ? chosen.score() : 0));
-        r.put("visual_signature", appearance == null ? null : "vs_" + sha1(java.util.Arrays.toString(appearance)).substring(0, 10));
+        r.put("visual_signature", appearance == null ? null : "vs_" + MemoryTools.sha1(java.util.Arrays.toString(appearance)).substring(0, 10));
         r.put("associated_tracks", trackIds);
         r.put("category", category);
         r.put("frame_timestamp", pts / 1000.0);
@@ -372,11 +368,4 @@ final class EntityTools {
         return out;
     }
 
-    private static String sha1(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -89,13 +89,7 @@ public final class SimilarityTools {
         List<Map<String, Object>> similar = new ArrayList<>();
         best.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(topK).forEach(e -> {
             Segment s = byId.get(e.getKey());
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("segment_id", s.id());
-            r.put("start_time", VideoTools.round(s.startPtsMs() / 1000.0, 3));
-            r.put("end_time", VideoTools.round(s.endPtsMs() / 1000.0, 3));
-            r.put("similarity", VideoTools.round(e.getValue(), 3));
-            r.put("scene_id", s.sceneId());
-            similar.add(r);
+            similar.add(match(s, e.getValue()));
         });
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("similar_segments", similar);
@@ -133,13 +127,7 @@ public final class SimilarityTools {
         scored.sort((a, b) -> Double.compare(b.getValue(), a.getValue()));
         for (Map.Entry<Segment, Double> e : scored.subList(0, Math.min(topK, scored.size()))) {
             Segment s = e.getKey();
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("segment_id", s.id());
-            r.put("start_time", VideoTools.round(s.startPtsMs() / 1000.0, 3));
-            r.put("end_time", VideoTools.round(s.endPtsMs() / 1000.0, 3));
-            r.put("similarity", VideoTools.round(e.getValue(), 3));
-            r.put("scene_id", s.sceneId());
-            similar.add(r);
+            similar.add(match(s, e.getValue()));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("similar_segments", similar);
@@ -182,6 +170,16 @@ public final class SimilarityTools {
         }
         normalise(d);
         return d;
+    }
+
+    private static Map<String, Object> match(Segment s, double similarity) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("segment_id", s.id());
+        r.put("start_time", VideoTools.round(s.startPtsMs() / 1000.0, 3));
+        r.put("end_time", VideoTools.round(s.endPtsMs() / 1000.0, 3));
+        r.put("similarity", VideoTools.round(similarity, 3));
+        r.put("scene_id", s.sceneId());
+        return r;
     }
 
     private static void normalise(float[] v) {

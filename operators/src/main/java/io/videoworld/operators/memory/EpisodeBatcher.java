@@ -345,7 +345,7 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
                 seen.add(t.category() + " t:" + String.format("%06d", t.trackNumber()));
             }
         }
-        float[] embedding = unit(mean);
+        float[] embedding = EpisodePolicy.unit(mean);
         String app = kind == SourceKind.SCREEN ? EpisodePolicy.appOf(title) : null;
         List<String> lineList = List.copyOf(lines);
         EpisodeBatch.Digest digest = new EpisodeBatch.Digest(seq, from, to, app, title,
@@ -381,22 +381,4 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
         return null;
     }
 
-    private static float[] unit(float[] v) {
-        if (v == null) {
-            return null;
-        }
-        double n = 0;
-        for (float x : v) {
-            n += x * x;
-        }
-        if (n == 0) {
-            return null;
-        }
-        float inv = (float) (1 / Math.sqrt(n));
-        float[] out = new float[v.length];
-        for (int i = 0; i < v.length; i++) {
-            out[i] = v[i] * inv;
-        }
-        return out;
-    }
 }

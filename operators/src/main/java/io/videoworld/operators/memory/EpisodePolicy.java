@@ -117,6 +117,26 @@ public final class EpisodePolicy {
         return app.isEmpty() ? null : app;
     }
 
+    /** The vector scaled to length 1; null for a missing or zero vector. */
+    static float[] unit(float[] v) {
+        if (v == null) {
+            return null;
+        }
+        double n = 0;
+        for (float x : v) {
+            n += x * x;
+        }
+        if (n == 0) {
+            return null;
+        }
+        float inv = (float) (1 / Math.sqrt(n));
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] * inv;
+        }
+        return out;
+    }
+
     /** Cosine of two unit vectors; -1 when either is missing. */
     public static double cosine(float[] a, float[] b) {
         if (a == null || b == null || a.length != b.length) {

@@ -153,7 +153,7 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
 
     private static boolean duplicates(WriterState.Event e, EpisodeBatch b) {
         return e.app() != null && e.app().equals(b.app()) && b.startPtsMs() - e.endPtsMs() <= 2000
-                && EpisodePolicy.cosine(unit(e.embeddingSum()), b.embedding()) >= 0.9;
+                && EpisodePolicy.cosine(EpisodePolicy.unit(e.embeddingSum()), b.embedding()) >= 0.9;
     }
 
     private static WriterState.Event fresh(EpisodeBatch b, long seq, String details, List<String> links, String by) {
@@ -251,28 +251,10 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
         boolean screen = b.sourceKind() == SourceKind.SCREEN;
         return new EpisodeDoc(b.streamId(), b.epochMs(), e.seq(), e.revision(), screen ? "screen_activity" : "scene_activity",
                 screen ? "user" : "camera", e.occurredAtMs(), e.endEventTimeMs(), e.startPtsMs(), e.endPtsMs(), e.app(),
-                summary(e, b.sourceKind()), e.details(), e.labels(), e.links(), e.batches(), unit(e.embeddingSum()), e.decidedBy(), e.closed(),
+                summary(e, b.sourceKind()), e.details(), e.labels(), e.links(), e.batches(), EpisodePolicy.unit(e.embeddingSum()), e.decidedBy(), e.closed(),
                 deleted);
     }
 
-    private static float[] unit(float[] v) {
-        if (v == null) {
-            return null;
-        }
-        double n = 0;
-        for (float x : v) {
-            n += x * x;
-        }
-        if (n == 0) {
-            return null;
-        }
-        float[] out = new float[v.length];
-        float inv = (float) (1 / Math.sqrt(n));
-        for (int i = 0; i < v.length; i++) {
-            out[i] = v[i] * inv;
-        }
-        return out;
-    }
 
     private static String clock(long ms) {
         long s = ms / 1000;
