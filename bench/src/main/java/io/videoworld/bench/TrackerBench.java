@@ -3,6 +3,7 @@ package io.videoworld.bench;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
 import io.videoworld.operators.tracking.ByteTracker;
+import io.videoworld.operators.tracking.LiveTrack;
 import io.videoworld.operators.tracking.TrackerParams;
 import io.videoworld.testkit.MotMetrics;
 import io.videoworld.testkit.SyntheticTracks;
@@ -110,7 +111,7 @@ public final class TrackerBench {
             ByteTracker.Step step = tracker.update(f);
             nanos += System.nanoTime() - t0;
             List<MotMetrics.Box> out = new ArrayList<>();
-            for (ByteTracker.Live l : step.online()) {
+            for (LiveTrack l : step.online()) {
                 double[] b = l.box();
                 out.add(new MotMetrics.Box(l.number(), b[0], b[1], b[2], b[3]));
             }

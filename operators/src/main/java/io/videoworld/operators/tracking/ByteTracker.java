@@ -36,57 +36,10 @@ public final class ByteTracker {
     private float[] lastHist;
     private int width;
     private int height;
-    private final List<Live> tracks = new ArrayList<>();
-
-    /** A mutable view of one track while a sample is processed. */
-    public static final class Live {
-        long number;
-        String category;
-        double[] mean;
-        double[] cov;
-        String status;
-        boolean activated;
-        long lastSample;
-        int hits;
-        double scoreSum;
-        int reidentified;
-        float[] appearance;
-        TrackPoint first;
-        List<TrackPoint> timeline;
-
-        public long number() {
-            return number;
-        }
-
-        public String category() {
-            return category;
-        }
-
-        public boolean activated() {
-            return activated;
-        }
-
-        public String status() {
-            return status;
-        }
-
-        public int hits() {
-            return hits;
-        }
-
-        /** The latest observed point. */
-        public TrackPoint last() {
-            return timeline.get(timeline.size() - 1);
-        }
-
-        /** The Kalman box now, in pixels. */
-        public double[] box() {
-            return BoxKalman.box(mean);
-        }
-    }
+    private final List<LiveTrack> tracks = new ArrayList<>();
 
     /** What one sample changed: the tracks to report now and those that ended. */
-    public record Step(List<Live> online, List<Live> born, List<Live> ended, List<Live> reidentified) {}
+    public record Step(List<LiveTrack> online, List<LiveTrack> born, List<LiveTrack> ended, List<LiveTrack> reidentified) {}
 
     public ByteTracker(TrackerParams p, long epochMs) {
         this.p = p;
@@ -104,30 +57,15 @@ public final class ByteTracker {
         t.width = s.width();
         t.height = s.height();
         for (TrackerState.Track r : s.tracks()) {
-            Live l = new Live();
-            l.number = r.number();
-            l.category = r.category();
-            l.mean = r.mean().clone();
-            l.cov = r.cov().clone();
-            l.status = r.status();
-            l.activated = r.activated();
-            l.lastSample = r.lastSample();
-            l.hits = r.hits();
-            l.scoreSum = r.scoreSum();
-            l.reidentified = r.reidentified();
-            l.appearance = r.appearance();
-            l.first = r.first();
-            l.timeline = new ArrayList<>(r.timeline());
-            t.tracks.add(l);
+            t.tracks.add(LiveTrack.of(r));
         }
         return t;
     }
 
     public TrackerState snapshot() {
         List<TrackerState.Track> out = new ArrayList<>(tracks.size());
-        for (Live l : tracks) {
-            out.add(new TrackerState.Track(l.number, l.category, l.mean, l.cov, l.status, l.activated, l.lastSample, l.hits,
-                    l.scoreSum, l.reidentified, l.appearance, l.first, List.copyOf(l.timeline)));
+        for (LiveTrack l : tracks) {
+            out.add(l.state());
         }
         return new TrackerState(epochMs, samples, nextTrack, lastPtsMs, lastEventTimeMs, lastHist, width, height, out);
     }
@@ -149,7 +87,7 @@ public final class ByteTracker {
     }
 
     /** Every track still held, in birth order. */
-    public List<Live> tracks() {
+    public List<LiveTrack> tracks() {
         return tracks;
     }
 
@@ -158,7 +96,7 @@ public final class ByteTracker {
     }
 
     /** The {@code vw-tracks} document of a track as it stands. */
-    public TrackDoc doc(String streamId, Live l, boolean alive) {
+    public TrackDoc doc(String streamId, LiveTrack l, boolean alive) {
         return new TrackDoc(streamId, epochMs, l.number, l.category, width, height, l.first, l.last(), l.hits, l.scoreSum / l.hits, alive,
                 l.reidentified, List.copyOf(l.timeline), l.appearance);
     }
@@ -183,9 +121,9 @@ public final class ByteTracker {
                 low.add(d);
             }
         }
-        List<Live> unconfirmed = new ArrayList<>();
-        List<Live> pool = new ArrayList<>();
-        for (Live l : tracks) {
+        List<LiveTrack> unconfirmed = new ArrayList<>();
+        List<LiveTrack> pool = new ArrayList<>();
+        for (LiveTrack l : tracks) {
             if (cut) {
                 // Positions across a cut mean nothing: confirmed tracks wait for appearance matches.
                 l.status = l.activated ? DORMANT : "removed";
@@ -197,19 +135,19 @@ public final class ByteTracker {
                 pool.add(l);
             }
         }
-        for (Live l : pool) {
+        for (LiveTrack l : pool) {
             if (!TRACKED.equals(l.status)) {
                 l.mean[7] = 0;
             }
             BoxKalman.predict(l.mean, l.cov);
         }
-        List<Live> matchedTracks = new ArrayList<>();
-        List<Live> born = new ArrayList<>();
-        List<Live> reidentified = new ArrayList<>();
+        List<LiveTrack> matchedTracks = new ArrayList<>();
+        List<LiveTrack> born = new ArrayList<>();
+        List<LiveTrack> reidentified = new ArrayList<>();
 
         // First association: high-score detections against tracked and lost tracks.
         int[] m1 = LinearAssignment.solve(iouCost(pool, high, true, p.appearanceGate()), p.matchThresh());
-        List<Live> unmatchedPool = new ArrayList<>();
+        List<LiveTrack> unmatchedPool = new ArrayList<>();
         boolean[] highUsed = new boolean[high.size()];
         for (int i = 0; i < pool.size(); i++) {
             if (m1[i] >= 0) {
@@ -221,15 +159,15 @@ public final class ByteTracker {
             }
         }
         // Second association: low-score detections against tracks that were tracked until now.
-        List<Live> stillTracked = new ArrayList<>();
-        for (Live l : unmatchedPool) {
+        List<LiveTrack> stillTracked = new ArrayList<>();
+        for (LiveTrack l : unmatchedPool) {
             if (TRACKED.equals(l.status)) {
                 stillTracked.add(l);
             }
         }
         int[] m2 = LinearAssignment.solve(iouCost(stillTracked, low, false, 1), p.secondMatchThresh());
         for (int i = 0; i < stillTracked.size(); i++) {
-            Live l = stillTracked.get(i);
+            LiveTrack l = stillTracked.get(i);
             if (m2[i] >= 0) {
                 observe(l, low.get(m2[i]), f, false, false);
                 matchedTracks.add(l);
@@ -247,7 +185,7 @@ public final class ByteTracker {
         int[] m3 = LinearAssignment.solve(iouCost(unconfirmed, rest, true, p.appearanceGate()), p.unconfirmedMatchThresh());
         boolean[] restUsed = new boolean[rest.size()];
         for (int i = 0; i < unconfirmed.size(); i++) {
-            Live l = unconfirmed.get(i);
+            LiveTrack l = unconfirmed.get(i);
             if (m3[i] >= 0) {
                 restUsed[m3[i]] = true;
                 observe(l, rest.get(m3[i]), f, true, false);
@@ -265,8 +203,8 @@ public final class ByteTracker {
             }
         }
         if (p.reidSamples() > 0 && !fresh.isEmpty()) {
-            List<Live> candidates = new ArrayList<>();
-            for (Live l : tracks) {
+            List<LiveTrack> candidates = new ArrayList<>();
+            for (LiveTrack l : tracks) {
                 if ((LOST.equals(l.status) || DORMANT.equals(l.status)) && l.activated && l.lastSample < samples
                         && l.appearance != null && !matchedTracks.contains(l)) {
                     candidates.add(l);
@@ -276,7 +214,7 @@ public final class ByteTracker {
             for (int i = 0; i < candidates.size(); i++) {
                 for (int j = 0; j < fresh.size(); j++) {
                     Detection d = fresh.get(j);
-                    Live l = candidates.get(i);
+                    LiveTrack l = candidates.get(i);
                     cost[i][j] = d.appearance() == null || !l.category.equals(d.category()) ? 2 : 1 - cosine(l.appearance, d.appearance());
                 }
             }
@@ -285,7 +223,7 @@ public final class ByteTracker {
             for (int i = 0; i < candidates.size(); i++) {
                 if (m4[i] >= 0) {
                     freshUsed[m4[i]] = true;
-                    Live l = candidates.get(i);
+                    LiveTrack l = candidates.get(i);
                     Detection d = fresh.get(m4[i]);
                     l.reidentified++;
                     reidentified.add(l);
@@ -306,7 +244,7 @@ public final class ByteTracker {
             if (d.score() < p.trackThresh() + 0.1) {
                 continue;
             }
-            Live l = new Live();
+            LiveTrack l = new LiveTrack();
             l.number = nextTrack++;
             l.category = d.category();
             double[] z = BoxKalman.measure(d.x1(), d.y1(), d.x2(), d.y2());
@@ -326,8 +264,8 @@ public final class ByteTracker {
             }
         }
         // Ageing: lost -> dormant -> gone.
-        List<Live> ended = new ArrayList<>();
-        for (Live l : tracks) {
+        List<LiveTrack> ended = new ArrayList<>();
+        for (LiveTrack l : tracks) {
             long missed = samples - l.lastSample;
             if (LOST.equals(l.status) && missed > p.lostSamples()) {
                 l.status = p.reidSamples() > p.lostSamples() ? DORMANT : "removed";
@@ -341,8 +279,8 @@ public final class ByteTracker {
         }
         tracks.removeIf(l -> "removed".equals(l.status));
         removeDuplicates();
-        List<Live> online = new ArrayList<>();
-        for (Live l : tracks) {
+        List<LiveTrack> online = new ArrayList<>();
+        for (LiveTrack l : tracks) {
             if (TRACKED.equals(l.status) && l.activated) {
                 online.add(l);
             }
@@ -351,9 +289,9 @@ public final class ByteTracker {
     }
 
     /** Ends every track (the stream stopped); returns those that were ever confirmed. */
-    public List<Live> finish() {
-        List<Live> ended = new ArrayList<>();
-        for (Live l : tracks) {
+    public List<LiveTrack> finish() {
+        List<LiveTrack> ended = new ArrayList<>();
+        for (LiveTrack l : tracks) {
             if (l.activated) {
                 ended.add(l);
             }
@@ -363,7 +301,7 @@ public final class ByteTracker {
     }
 
     /** Matches a detection to a track; {@code restart} re-seeds the filter (appearance matches). */
-    private void observe(Live l, Detection d, DetectedFrame f, boolean high, boolean restart) {
+    private void observe(LiveTrack l, Detection d, DetectedFrame f, boolean high, boolean restart) {
         double[] z = BoxKalman.measure(d.x1(), d.y1(), d.x2(), d.y2());
         if (restart) {
             l.mean = BoxKalman.initiateMean(z);
@@ -384,35 +322,20 @@ public final class ByteTracker {
         addPoint(l, d, f);
     }
 
-    private void addPoint(Live l, Detection d, DetectedFrame f) {
-        TrackPoint pt = new TrackPoint(f.frameIndex(), f.ptsMs(), d.x1(), d.y1(), d.x2(), d.y2(), d.score());
-        if (l.first == null) {
-            l.first = pt;
-        }
-        l.timeline.add(pt);
-        if (l.timeline.size() > p.timelineCap()) {
-            List<TrackPoint> thinned = new ArrayList<>(p.timelineCap() / 2 + 1);
-            for (int i = 0; i < l.timeline.size(); i += 2) {
-                thinned.add(l.timeline.get(i));
-            }
-            TrackPoint last = l.timeline.get(l.timeline.size() - 1);
-            if (thinned.get(thinned.size() - 1) != last) {
-                thinned.add(last);
-            }
-            l.timeline = thinned;
-        }
+    private void addPoint(LiveTrack l, Detection d, DetectedFrame f) {
+        l.add(new TrackPoint(f.frameIndex(), f.ptsMs(), d.x1(), d.y1(), d.x2(), d.y2(), d.score()), p.timelineCap());
     }
 
     /** ByteTrack drops the younger of a tracked and a lost track that sit on the same box. */
     private void removeDuplicates() {
-        List<Live> tracked = new ArrayList<>();
-        List<Live> lost = new ArrayList<>();
-        for (Live l : tracks) {
-            (TRACKED.equals(l.status) ? tracked : LOST.equals(l.status) ? lost : new ArrayList<Live>()).add(l);
+        List<LiveTrack> tracked = new ArrayList<>();
+        List<LiveTrack> lost = new ArrayList<>();
+        for (LiveTrack l : tracks) {
+            (TRACKED.equals(l.status) ? tracked : LOST.equals(l.status) ? lost : new ArrayList<LiveTrack>()).add(l);
         }
-        List<Live> drop = new ArrayList<>();
-        for (Live a : tracked) {
-            for (Live b : lost) {
+        List<LiveTrack> drop = new ArrayList<>();
+        for (LiveTrack a : tracked) {
+            for (LiveTrack b : lost) {
                 if (a.activated && 1 - iou(a.box(), b.box()) < 0.15) {
                     drop.add(a.hits >= b.hits ? b : a);
                 }
@@ -421,7 +344,7 @@ public final class ByteTracker {
         tracks.removeAll(drop);
     }
 
-    private static double[][] iouCost(List<Live> ts, List<Detection> ds, boolean fuseScore, double gate) {
+    private static double[][] iouCost(List<LiveTrack> ts, List<Detection> ds, boolean fuseScore, double gate) {
         double[][] c = new double[ts.size()][ds.size()];
         for (int i = 0; i < ts.size(); i++) {
             double[] b = ts.get(i).box();

@@ -62,19 +62,19 @@ public final class TrackerOperator extends KeyedProcessFunction<String, Detected
         ByteTracker t = s == null ? new ByteTracker(params, f.epochMs()) : ByteTracker.restore(params, s);
         if (f.width() > 0) {
             ByteTracker.Step step = t.update(f);
-            Set<ByteTracker.Live> written = new HashSet<>();
-            for (ByteTracker.Live l : step.born()) {
+            Set<LiveTrack> written = new HashSet<>();
+            for (LiveTrack l : step.born()) {
                 born.inc();
                 out.collect(t.doc(f.streamId(), l, true));
                 written.add(l);
             }
-            for (ByteTracker.Live l : step.online()) {
+            for (LiveTrack l : step.online()) {
                 if (!written.contains(l) && l.hits() % emitEvery == 0) {
                     out.collect(t.doc(f.streamId(), l, true));
                 }
             }
             reidentified.inc(step.reidentified().size());
-            for (ByteTracker.Live l : step.ended()) {
+            for (LiveTrack l : step.ended()) {
                 out.collect(t.doc(f.streamId(), l, false));
             }
         }
@@ -102,7 +102,7 @@ public final class TrackerOperator extends KeyedProcessFunction<String, Detected
 
     private void flush(String streamId, TrackerState s, Collector<TrackDoc> out, TimerService timers) throws Exception {
         ByteTracker t = ByteTracker.restore(params, s);
-        for (ByteTracker.Live l : t.finish()) {
+        for (LiveTrack l : t.finish()) {
             out.collect(t.doc(streamId, l, false));
         }
         Long pending = timer.value();

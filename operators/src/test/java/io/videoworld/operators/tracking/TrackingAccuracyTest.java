@@ -17,7 +17,7 @@ class TrackingAccuracyTest {
         List<List<MotMetrics.Box>> hyp = new ArrayList<>();
         for (DetectedFrame f : seq.frames()) {
             List<MotMetrics.Box> out = new ArrayList<>();
-            for (ByteTracker.Live l : tracker.update(f).online()) {
+            for (LiveTrack l : tracker.update(f).online()) {
                 double[] b = l.box();
                 out.add(new MotMetrics.Box(l.number(), b[0], b[1], b[2], b[3]));
             }
