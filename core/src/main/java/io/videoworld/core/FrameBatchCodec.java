@@ -1,13 +1,23 @@
 package io.videoworld.core;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import java.io.IOException;
-import java.util.Arrays;
 
 /**
  * The versioned wire format of {@link FrameBatch}: the two magic bytes {@code 'V' 'W'}, one
@@ -15,9 +25,11 @@ import java.util.Arrays;
  * CBOR byte strings, so a frame costs its JPEG plus a few dozen bytes, unlike JSON+base64 which
  * costs a third more.
  *
- * <p>Decoding checks what every consumer relies on (a valid stream id, at least one frame,
- * structurally valid JPEGs of the stated size, increasing presentation times) and throws
- * {@link MalformedBatchException} with a reason fit for a dead-letter header.
+ * <p>Decoding is strict, because whatever passes here is trusted by every operator: no type
+ * coercion (a stream id sent as a number, a JPEG sent as base64 text, a time sent as a float or
+ * NaN are refused), no duplicate keys, nothing after the CBOR map, every number in range, and
+ * each JPEG's declared size checked against {@link FrameLimits} before anything decodes it. A
+ * refusal throws {@link MalformedBatchException} with a reason fit for a dead-letter header.
  */
 public final class FrameBatchCodec {
     public static final byte MAGIC_0 = 'V';
@@ -25,12 +37,51 @@ public final class FrameBatchCodec {
     public static final byte VERSION = 1;
     private static final int HEADER = 3;
 
-    private static final ObjectMapper CBOR = CBORMapper.builder(new CBORFactory())
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
+    private static final ObjectMapper CBOR = strictMapper();
 
     private FrameBatchCodec() {}
+
+    private static ObjectMapper strictMapper() {
+        CBORFactory factory = CBORFactory.builder()
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).build())
+                .build();
+        SimpleModule byteStrings = new SimpleModule("cbor-byte-strings").addDeserializer(byte[].class, new ByteStringOnly());
+        return CBORMapper.builder(factory)
+                .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+                .withCoercionConfig(LogicalType.Textual, c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Boolean, c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Integer, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Float, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+                .addModule(byteStrings)
+                .build();
+    }
+
+    /** Pictures must be CBOR byte strings: base64 text would silently cost a third more and hides a wrong producer. */
+    private static final class ByteStringOnly extends StdDeserializer<byte[]> {
+        ByteStringOnly() {
+            super(byte[].class);
+        }
+
+        @Override
+        public byte[] deserialize(JsonParser p, DeserializationContext ctx) throws IOException {
+            if (p.currentToken() == JsonToken.VALUE_EMBEDDED_OBJECT) {
+                return p.getBinaryValue();
+            }
+            return (byte[]) ctx.handleUnexpectedToken(byte[].class, p.currentToken(), p,
+                    "expected a CBOR byte string, got " + p.currentToken());
+        }
+    }
 
     /** Encodes a batch; the batch is not validated here so tests can make malformed ones. */
     public static byte[] encode(FrameBatch batch) {
@@ -47,8 +98,13 @@ public final class FrameBatchCodec {
         }
     }
 
-    /** Decodes and validates; never returns an unusable batch. */
+    /** Decodes and validates with the default limits; never returns an unusable batch. */
     public static FrameBatch decode(byte[] bytes) throws MalformedBatchException {
+        return decode(bytes, FrameLimits.DEFAULT);
+    }
+
+    /** Decodes and validates against {@code limits}; never returns an unusable batch. */
+    public static FrameBatch decode(byte[] bytes, FrameLimits limits) throws MalformedBatchException {
         if (bytes == null || bytes.length < HEADER) {
             throw new MalformedBatchException("too short: " + (bytes == null ? 0 : bytes.length) + " bytes");
         }
@@ -61,15 +117,15 @@ public final class FrameBatchCodec {
         }
         FrameBatch batch;
         try {
-            batch = CBOR.readValue(Arrays.copyOfRange(bytes, HEADER, bytes.length), FrameBatch.class);
+            batch = CBOR.readValue(bytes, HEADER, bytes.length - HEADER, FrameBatch.class);
         } catch (IOException e) {
             throw new MalformedBatchException("undecodable CBOR body: " + firstLine(e.getMessage()));
         }
-        validate(batch);
+        validate(batch, limits);
         return batch;
     }
 
-    private static void validate(FrameBatch b) throws MalformedBatchException {
+    private static void validate(FrameBatch b, FrameLimits limits) throws MalformedBatchException {
         if (b == null) {
             throw new MalformedBatchException("empty body");
         }
@@ -81,35 +137,109 @@ public final class FrameBatchCodec {
         if (b.sourceKind() == null) {
             throw new MalformedBatchException("missing source_kind");
         }
+        if (b.sourceUri() != null && b.sourceUri().length() > limits.maxTextLength()) {
+            throw new MalformedBatchException("source_uri longer than " + limits.maxTextLength() + " characters");
+        }
         if (b.seq() < 0) {
             throw new MalformedBatchException("negative seq " + b.seq());
+        }
+        inRange("epoch_ms", b.epochMs());
+        if (b.source() != null) {
+            validate(b.source(), limits);
         }
         if (b.frames() == null || b.frames().isEmpty()) {
             throw new MalformedBatchException("empty batch: no frames");
         }
+        if (b.frames().size() > limits.maxFrames()) {
+            throw new MalformedBatchException("batch of " + b.frames().size() + " frames; at most " + limits.maxFrames());
+        }
         long lastPts = Long.MIN_VALUE;
+        long lastIndex = -1;
         for (Frame f : b.frames()) {
             if (f == null) {
                 throw new MalformedBatchException("null frame in batch");
             }
+            String name = "frame " + f.index();
             if (f.index() < 0 || f.ptsMs() < 0) {
-                throw new MalformedBatchException("frame " + f.index() + ": negative index or pts");
+                throw new MalformedBatchException(name + ": negative index or pts");
             }
+            if (f.index() <= lastIndex) {
+                throw new MalformedBatchException(name + ": index does not increase (after " + lastIndex + ")");
+            }
+            lastIndex = f.index();
+            inRange(name + ": pts_ms", f.ptsMs());
             if (f.ptsMs() < lastPts) {
-                throw new MalformedBatchException("frame " + f.index() + ": pts " + f.ptsMs() + " goes backwards");
+                throw new MalformedBatchException(name + ": pts " + f.ptsMs() + " goes backwards");
             }
             lastPts = f.ptsMs();
+            if (f.captureTimeMs() != null) {
+                inRange(name + ": capture_time_ms", f.captureTimeMs());
+            }
+            if (b.epochMs() + f.ptsMs() > FrameLimits.MAX_TIME_MS) {
+                throw new MalformedBatchException(name + ": epoch_ms + pts_ms is past the year 2200");
+            }
+            checkSize(name, f.width(), f.height(), limits);
             JpegInfo info = JpegInfo.parse(f.jpeg());
             if (info == null) {
-                throw new MalformedBatchException("frame " + f.index() + ": corrupt JPEG");
-            }
-            if (f.thumb() != null && JpegInfo.parse(f.thumb()) == null) {
-                throw new MalformedBatchException("frame " + f.index() + ": corrupt thumbnail JPEG");
+                throw new MalformedBatchException(name + ": corrupt JPEG");
             }
             if (info.width() != f.width() || info.height() != f.height()) {
-                throw new MalformedBatchException("frame " + f.index() + ": JPEG is " + info.width() + "x" + info.height()
+                throw new MalformedBatchException(name + ": JPEG is " + info.width() + "x" + info.height()
                         + " but the batch says " + f.width() + "x" + f.height());
             }
+            if (f.thumb() != null) {
+                checkThumb(name, f, limits);
+            }
+        }
+    }
+
+    private static void validate(SourceInfo s, FrameLimits limits) throws MalformedBatchException {
+        if (!Double.isFinite(s.fps()) || s.fps() < 0 || s.fps() > 1000 || !Double.isFinite(s.sampleFps()) || s.sampleFps() < 0
+                || s.sampleFps() > 1000) {
+            throw new MalformedBatchException("source: fps and sample_fps must be finite, 0-1000");
+        }
+        if (s.codec() != null && s.codec().length() > limits.maxTextLength()) {
+            throw new MalformedBatchException("source: codec longer than " + limits.maxTextLength() + " characters");
+        }
+        if (s.width() < 0 || s.height() < 0 || s.width() > limits.maxSide() * 4 || s.height() > limits.maxSide() * 4) {
+            throw new MalformedBatchException("source: width and height must be 0-" + limits.maxSide() * 4);
+        }
+        for (Long v : new Long[] {s.durationMs(), s.totalFrames(), s.fileSizeBytes(), s.bitrateKbps()}) {
+            if (v != null && (v < 0 || v > FrameLimits.MAX_TIME_MS)) {
+                throw new MalformedBatchException("source: duration, frame count, size and bitrate must be 0-" + FrameLimits.MAX_TIME_MS);
+            }
+        }
+        if (s.audioChannels() < 0 || s.audioChannels() > 64 || s.audioSampleRate() < 0 || s.audioSampleRate() > 1_000_000) {
+            throw new MalformedBatchException("source: audio channels 0-64 and sample rate 0-1000000");
+        }
+    }
+
+    private static void checkThumb(String name, Frame f, FrameLimits limits) throws MalformedBatchException {
+        JpegInfo thumb = JpegInfo.parse(f.thumb());
+        if (thumb == null) {
+            throw new MalformedBatchException(name + ": corrupt thumbnail JPEG");
+        }
+        // The producer makes it THUMB_WIDTH wide with the frame's aspect ratio; anything else is
+        // not a thumbnail of this frame, and a large one would be a decompression bomb.
+        long expected = Math.max(2, Math.round((double) f.height() * Frame.THUMB_WIDTH / f.width()));
+        if (thumb.width() != Frame.THUMB_WIDTH || Math.abs(thumb.height() - expected) > 1) {
+            throw new MalformedBatchException(name + ": thumbnail is " + thumb.width() + "x" + thumb.height() + ", expected "
+                    + Frame.THUMB_WIDTH + "x" + expected);
+        }
+    }
+
+    private static void checkSize(String name, int width, int height, FrameLimits limits) throws MalformedBatchException {
+        if (width < 1 || height < 1 || width > limits.maxSide() || height > limits.maxSide()) {
+            throw new MalformedBatchException(name + ": " + width + "x" + height + " is outside 1-" + limits.maxSide() + " pixels a side");
+        }
+        if ((long) width * height > limits.maxPixels()) {
+            throw new MalformedBatchException(name + ": " + width + "x" + height + " is more than " + limits.maxPixels() + " pixels");
+        }
+    }
+
+    private static void inRange(String what, long ms) throws MalformedBatchException {
+        if (ms < 0 || ms > FrameLimits.MAX_TIME_MS) {
+            throw new MalformedBatchException(what + " " + ms + " is outside 0-" + FrameLimits.MAX_TIME_MS);
         }
     }
 
@@ -118,6 +248,7 @@ public final class FrameBatchCodec {
             return "unknown error";
         }
         int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        String line = nl < 0 ? s : s.substring(0, nl);
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 }

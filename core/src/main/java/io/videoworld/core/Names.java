@@ -14,10 +14,13 @@ public final class Names {
     public static final String EPISODES_INDEX = "vw-episodes";
     public static final String EPISODE_DECISIONS_INDEX = "vw-episode-decisions";
     public static final String MEMORIES_INDEX = "vw-memories";
+    /** Documents Elasticsearch refused for their content, with index, id and reason. */
+    public static final String DEAD_LETTERS_INDEX = "vw-dead-letters";
 
     /** Kafka headers on dead letters. */
     public static final String DLQ_REASON_HEADER = "vw.reason";
     public static final String DLQ_SOURCE_HEADER = "vw.source";
+    public static final String DLQ_STAGE_HEADER = "vw.stage";
 
     private Names() {}
 }

@@ -21,10 +21,34 @@ import java.util.Objects;
  * @param height frame height in pixels
  * @param objects what the detector found (empty when detection is off)
  * @param eventTimeMs event time of the frame
+ * @param status {@link #OK}, or {@link #FAILED} when inference gave up on this keyframe: its text is
+ *     then unknown, not empty, and memory and search must not read it as a blank screen
+ * @param failure why inference failed; null when it did not
  */
 public record Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines,
         String text, float[] textEmbedding, float[] imageDescriptor, String device, int width, int height, List<Detection> objects,
-        long eventTimeMs) {
+        long eventTimeMs, String status, String failure) {
+    public static final String OK = "ok";
+    public static final String FAILED = "failed";
+
+    /** A successful perception. */
+    public Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines, String text,
+            float[] textEmbedding, float[] imageDescriptor, String device, int width, int height, List<Detection> objects, long eventTimeMs) {
+        this(streamId, epochMs, frameIndex, ptsMs, role, lines, text, textEmbedding, imageDescriptor, device, width, height, objects,
+                eventTimeMs, OK, null);
+    }
+
+    /** A keyframe whose inference failed, with the reason; nothing is claimed about what it shows. */
+    public static Perception failed(Keyframe k, String device, int width, int height, String reason) {
+        return new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), List.of(), null, null, null, device,
+                width, height, List.of(), k.eventTimeMs(), FAILED, reason);
+    }
+
+    /** Whether inference failed, so the text is unknown. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isFailed() {
+        return FAILED.equals(status);
+    }
 
     public String id() {
         return Ids.frame(streamId, frameIndex);
@@ -34,7 +58,8 @@ public record Perception(String streamId, long epochMs, long frameIndex, long pt
     public boolean equals(Object o) {
         return o instanceof Perception p && streamId.equals(p.streamId) && epochMs == p.epochMs && frameIndex == p.frameIndex
                 && Objects.equals(lines, p.lines) && Objects.equals(text, p.text) && Arrays.equals(textEmbedding, p.textEmbedding)
-                && Arrays.equals(imageDescriptor, p.imageDescriptor) && Objects.equals(objects, p.objects);
+                && Arrays.equals(imageDescriptor, p.imageDescriptor) && Objects.equals(objects, p.objects)
+                && Objects.equals(status, p.status) && Objects.equals(failure, p.failure);
     }
 
     @Override
@@ -44,6 +69,6 @@ public record Perception(String streamId, long epochMs, long frameIndex, long pt
 
     @Override
     public String toString() {
-        return "Perception[" + id() + " " + lines.size() + " lines, " + objects.size() + " objects]";
+        return "Perception[" + id() + (isFailed() ? " failed: " + failure : " " + lines.size() + " lines, " + objects.size() + " objects") + "]";
     }
 }

@@ -93,4 +93,14 @@ class FrameBatchCodecTest {
         FrameBatch b = batch(List.of(new Frame(0, 500, null, 64, 36, RED), new Frame(1, 100, null, 64, 36, RED)));
         assertThatThrownBy(() -> FrameBatchCodec.decode(FrameBatchCodec.encode(b))).hasMessageContaining("goes backwards");
     }
+
+    @Test
+    void theLimitsAreConfigurable() throws Exception {
+        byte[] bytes = FrameBatchCodec.encode(batch(List.of(new Frame(0, 0, null, 64, 36, RED))));
+        assertThat(FrameBatchCodec.decode(bytes, FrameLimits.DEFAULT).frames()).hasSize(1);
+        assertThatThrownBy(() -> FrameBatchCodec.decode(bytes, new FrameLimits(32, 10_000, 10, 100)))
+                .isInstanceOf(MalformedBatchException.class).hasMessageContaining("outside 1-32 pixels a side");
+        assertThatThrownBy(() -> FrameBatchCodec.decode(bytes, new FrameLimits(100, 2000, 10, 100)))
+                .hasMessageContaining("more than 2000 pixels");
+    }
 }

@@ -29,7 +29,8 @@ public final class DetectOptions {
     public static final ConfigOption<Duration> MAX_WAIT = ConfigOptions.key("vw.detect.max-wait").durationType()
             .defaultValue(Duration.ofMillis(50)).withDescription("Longest a frame waits for its batch to fill.");
     public static final ConfigOption<Duration> TIMEOUT = ConfigOptions.key("vw.detect.timeout").durationType()
-            .defaultValue(Duration.ofSeconds(60)).withDescription("A frame not detected by then is passed on with no objects.");
+            .defaultValue(Duration.ofMinutes(10)).withDescription("A frame not detected by then is counted and logged as a failure and skipped by "
+                    + "the tracker. Long on purpose: the bounded capacity makes the job slow down (back-pressure) well before this.");
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.detect.capacity").intType()
             .defaultValue(64).withDescription("Frames in flight per subtask before back-pressure.");
 

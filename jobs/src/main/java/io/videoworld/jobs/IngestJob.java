@@ -33,7 +33,11 @@ import io.videoworld.connectors.framestore.FrameStoreSink;
 import io.videoworld.operators.shots.ExtractFeatures;
 import io.videoworld.operators.shots.ShotDetector;
 import org.apache.flink.util.Collector;
+import io.videoworld.operators.CountDeadLetters;
 import io.videoworld.operators.RouteDeadLetters;
+import io.videoworld.operators.SplitDeadLetters;
+import io.videoworld.core.DetectionResult;
+import io.videoworld.core.PerceptionResult;
 import io.videoworld.operators.StreamCatalog;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -93,7 +97,7 @@ public final class IngestJob {
                 .setTopics(conf.get(IngestOptions.FRAMES_TOPIC))
                 .setGroupId(conf.get(IngestOptions.GROUP_ID))
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setDeserializer(new FrameBatchDeserializer())
+                .setDeserializer(new FrameBatchDeserializer(IngestOptions.limits(conf)))
                 .setProperty("max.partition.fetch.bytes", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES))
                 .setProperty("fetch.max.bytes", String.valueOf(4 * KafkaProducers.MAX_RECORD_BYTES))
                 .build();
@@ -111,8 +115,11 @@ public final class IngestJob {
                 .process(new StreamCatalog(conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis()))
                 .name("number frames, keep stream info").uid("stream-catalog");
 
-        SingleOutputStreamOperator<Segment> segments = batches
-                .map(new ExtractFeatures()).name("frame features").uid("frame-features")
+        SingleOutputStreamOperator<FeatureBatch> features = batches
+                .process(new ExtractFeatures()).name("frame features").uid("frame-features");
+        DataStream<DeadLetter> dead = batches.getSideOutput(RouteDeadLetters.DEAD_LETTERS)
+                .union(features.getSideOutput(ExtractFeatures.DEAD_LETTERS));
+        SingleOutputStreamOperator<Segment> segments = features
                 .keyBy(FeatureBatch::streamId, Types.STRING)
                 .process(new ShotDetector(ShotOptions.params(conf), conf.get(ShotOptions.IDLE_GAP).toMillis()))
                 .name("shots and scenes").uid("shot-detector");
@@ -126,28 +133,36 @@ public final class IngestJob {
         DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory")
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(Observation::of, TypeInformation.of(Observation.class)).name("streams for memory"));
         if (conf.get(PerceptionOptions.ENABLED)) {
-            DataStream<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
+            SingleOutputStreamOperator<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
                             new PerceptionFunction(conf.get(PerceptionOptions.MODELS), detect ? DetectOptions.detector(conf) : null,
                                     conf.get(PerceptionOptions.MAX_BATCH),
                                     conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
                             conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
-                    .name("perception: OCR, embeddings, descriptors").uid("perception");
+                    .name("perception: OCR, embeddings, descriptors").uid("perception")
+                    .process(new SplitDeadLetters<PerceptionResult, Perception>(), TypeInformation.of(Perception.class))
+                    .name("perception dead letters").uid("perception-dead-letters");
+            dead = dead.union(perception.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
             writes = writes.union(perception.map(EsDocuments::perception, ES_WRITE).name("perception documents"));
             observations = observations.union(perception.map(Observation::of, TypeInformation.of(Observation.class)).name("perception for memory"));
         }
         if (detect) {
             // Ordered: the tracker needs each stream's samples in presentation order.
-            DataStream<DetectedFrame> detected = AsyncDataStream.orderedWait(
-                            batches.flatMap(new SampleFrames(conf.get(DetectOptions.FPS))).name("sample frames for detection").uid("sample-frames"),
+            SingleOutputStreamOperator<DetectedFrame> detected = AsyncDataStream.orderedWait(
+                            features.flatMap(new SampleFrames(conf.get(DetectOptions.FPS))).name("sample frames for detection").uid("sample-frames"),
                             new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
                                     conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
                             conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
-                    .name("object detection").uid("detection");
+                    .name("object detection").uid("detection")
+                    .process(new SplitDeadLetters<DetectionResult, DetectedFrame>(), TypeInformation.of(DetectedFrame.class))
+                    .name("detection dead letters").uid("detection-dead-letters");
+            dead = dead.union(detected.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
             DataStream<TrackDoc> tracks = detected.keyBy(DetectedFrame::streamId, Types.STRING)
                     .process(new TrackerOperator(DetectOptions.tracker(conf), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
                             conf.get(DetectOptions.TRACK_EMIT_EVERY)))
                     .name("tracks").uid("tracker");
-            writes = writes.union(detected.map(EsDocuments::detections, ES_WRITE).name("detection documents"),
+            // A frame detection failed on (width 0) has no document: a failure is not an empty result.
+            writes = writes.union(detected.filter(f -> f.width() > 0).name("detected frames only")
+                            .map(EsDocuments::detections, ES_WRITE).name("detection documents"),
                     tracks.map(EsDocuments::track, ES_WRITE).name("track documents"));
             observations = observations.union(tracks.map(Observation::of, TypeInformation.of(Observation.class)).name("tracks for memory"));
         }
@@ -158,7 +173,8 @@ public final class IngestJob {
                             conf.get(PerceptionOptions.ENABLED)))
                     .name("memory batches").uid("episode-batcher");
             DataStream<EpisodeBatch> decided = AsyncDataStream.orderedWait(batched,
-                            new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4),
+                            new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4,
+                                    Math.max(1_000, conf.get(MemoryOptions.TIMEOUT).toMillis() - 10_000)),
                             conf.get(MemoryOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(MemoryOptions.CAPACITY))
                     .name("memory context: relevant events, model for ambiguous batches").uid("episode-context");
             DataStream<EpisodeDoc> episodes = beforeEpisodeWriter.apply(decided).keyBy(EpisodeBatch::streamId, Types.STRING)
@@ -172,11 +188,14 @@ public final class IngestJob {
                         .build())
                 .name("Elasticsearch").uid("es-sink");
 
-        DataStream<DeadLetter> dead = batches.getSideOutput(RouteDeadLetters.DEAD_LETTERS);
-        dead.sinkTo(KafkaSink.<DeadLetter>builder()
+        // Transactional with the checkpoints: a restart replays records, never dead letters already written.
+        dead.map(new CountDeadLetters()).name("count dead letters").uid("count-dead-letters")
+                .sinkTo(KafkaSink.<DeadLetter>builder()
                         .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
                         .setRecordSerializer(new DeadLetterSerializer(conf.get(IngestOptions.DLQ_TOPIC)))
-                        .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                        .setTransactionalIdPrefix(conf.get(IngestOptions.GROUP_ID) + "-dlq")
+                        .setProperty("transaction.timeout.ms", String.valueOf(conf.get(IngestOptions.DLQ_TRANSACTION_TIMEOUT).toMillis()))
                         .setProperty("max.request.size", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES))
                         .build())
                 .name("dead letters to Kafka").uid("dlq-sink");

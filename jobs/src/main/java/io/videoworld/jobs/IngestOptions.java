@@ -1,5 +1,6 @@
 package io.videoworld.jobs;
 
+import io.videoworld.core.FrameLimits;
 import io.videoworld.core.Names;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
@@ -13,6 +14,17 @@ public final class IngestOptions {
             .stringType().defaultValue(Names.FRAMES_TOPIC).withDescription("Topic of frame batches.");
     public static final ConfigOption<String> DLQ_TOPIC = ConfigOptions.key("vw.kafka.dlq-topic")
             .stringType().defaultValue(Names.DLQ_TOPIC).withDescription("Dead-letter topic for records that cannot be used.");
+    public static final ConfigOption<Integer> MAX_FRAME_SIDE = ConfigOptions.key("vw.ingest.max-frame-side")
+            .intType().defaultValue(FrameLimits.DEFAULT.maxSide())
+            .withDescription("Largest width or height a frame's JPEG may declare; larger ones are dead letters before anything decodes them.");
+    public static final ConfigOption<Long> MAX_FRAME_PIXELS = ConfigOptions.key("vw.ingest.max-frame-pixels")
+            .longType().defaultValue(FrameLimits.DEFAULT.maxPixels())
+            .withDescription("Most pixels (width x height) a frame's JPEG may declare (default: 8K UHD).");
+    public static final ConfigOption<Integer> MAX_BATCH_FRAMES = ConfigOptions.key("vw.ingest.max-batch-frames")
+            .intType().defaultValue(FrameLimits.DEFAULT.maxFrames()).withDescription("Most frames in one record.");
+    public static final ConfigOption<Duration> DLQ_TRANSACTION_TIMEOUT = ConfigOptions.key("vw.kafka.dlq-transaction-timeout")
+            .durationType().defaultValue(Duration.ofMinutes(10))
+            .withDescription("Kafka transaction timeout of the exactly-once dead-letter sink; at most the broker's transaction.max.timeout.ms.");
     public static final ConfigOption<String> GROUP_ID = ConfigOptions.key("vw.kafka.group-id")
             .stringType().defaultValue("videoworld-ingest").withDescription("Consumer group; offsets are committed on checkpoints.");
     public static final ConfigOption<String> ES_URL = ConfigOptions.key("vw.es.url")
@@ -36,6 +48,12 @@ public final class IngestOptions {
     public static final ConfigOption<Duration> STREAM_IDLE_TIMEOUT = ConfigOptions.key("vw.stream-idle-timeout")
             .durationType().defaultValue(Duration.ofMinutes(10))
             .withDescription("Event time without frames after which a stream is marked idle and its state cleared.");
+
+    /** The edge's limits as configured. */
+    public static FrameLimits limits(org.apache.flink.configuration.Configuration conf) {
+        return new FrameLimits(conf.get(MAX_FRAME_SIDE), conf.get(MAX_FRAME_PIXELS), conf.get(MAX_BATCH_FRAMES),
+                FrameLimits.DEFAULT.maxTextLength());
+    }
 
     private IngestOptions() {}
 }

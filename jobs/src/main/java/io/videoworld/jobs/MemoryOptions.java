@@ -25,7 +25,8 @@ public final class MemoryOptions {
     public static final ConfigOption<Duration> LLM_TIMEOUT = ConfigOptions.key("vw.memory.llm-timeout").durationType()
             .defaultValue(Duration.ofSeconds(20)).withDescription("A model slower than this is not waited for; the rules decide.");
     public static final ConfigOption<Duration> TIMEOUT = ConfigOptions.key("vw.memory.timeout").durationType()
-            .defaultValue(Duration.ofSeconds(60)).withDescription("Context lookup plus model call per batch, at most.");
+            .defaultValue(Duration.ofMinutes(5)).withDescription("Context lookup plus model call per batch, at most; an unreachable "
+                    + "Elasticsearch is retried until 10 s before this, then the rules decide without relevant events.");
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.memory.capacity").intType()
             .defaultValue(32).withDescription("Batches in flight per subtask in the context lookup.");
 

@@ -15,7 +15,8 @@ public final class PerceptionOptions {
     public static final ConfigOption<Duration> MAX_WAIT = ConfigOptions.key("vw.perception.max-wait").durationType()
             .defaultValue(Duration.ofMillis(50)).withDescription("Longest a keyframe waits for its batch to fill.");
     public static final ConfigOption<Duration> TIMEOUT = ConfigOptions.key("vw.perception.timeout").durationType()
-            .defaultValue(Duration.ofSeconds(60)).withDescription("A keyframe not perceived by then gets an empty perception.");
+            .defaultValue(Duration.ofMinutes(10)).withDescription("A keyframe not perceived by then is indexed with perception_status failed. "
+                    + "Long on purpose: the bounded capacity makes the job slow down (back-pressure) well before this, so a busy machine loses no text.");
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.perception.capacity").intType()
             .defaultValue(16).withDescription("Keyframes in flight per subtask before back-pressure (each is checkpointed with its JPEG).");
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The bulk sink against the real server: batching, external versions, and fatal rejections. */
+/** The bulk sink against the real server: batching, external versions, dead letters and systemic failures. */
 class ElasticsearchSinkTest {
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -89,10 +89,47 @@ class ElasticsearchSinkTest {
     }
 
     @Test
-    void aDocumentTheMappingRejectsFailsTheJobWithTheReason() {
-        EsWrite bad = new EsWrite(Names.FRAMES_INDEX, "sink-bad-" + System.nanoTime(), EsWrite.UNVERSIONED,
+    void documentsRefusedForTheirContentBecomeDeadLettersAndTheRestArrive() throws Exception {
+        String run = "sink-refused-" + System.nanoTime();
+        EsWrite unknownField = new EsWrite(Names.FRAMES_INDEX, run + ":mapping", EsWrite.UNVERSIONED,
                 "{\"no_such_field\": 1}".getBytes(StandardCharsets.UTF_8));
-        assertThatThrownBy(() -> run(List.of(bad), 10))
-                .rootCause().hasMessageContaining("Elasticsearch rejected").hasMessageContaining("strict_dynamic_mapping");
+        EsWrite immenseKeyword = new EsWrite(Names.VIDEOS_INDEX, run + ":immense", EsWrite.UNVERSIONED,
+                ("{\"stream_id\":\"" + "k".repeat(40_000) + "\"}").getBytes(StandardCharsets.UTF_8));
+        EsWrite dateOutOfRange = new EsWrite(Names.FRAMES_INDEX, run + ":date", EsWrite.UNVERSIONED,
+                "{\"stream_id\":\"x\",\"event_time_ms\":\"99999999999999999999999\"}".getBytes(StandardCharsets.UTF_8));
+        EsWrite tooLarge = new EsWrite(Names.VIDEOS_INDEX, run + ":large", EsWrite.UNVERSIONED,
+                ("{\"stream_id\":\"x\",\"codec\":\"" + "z".repeat(2 * 1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8));
+        List<EsWrite> writes = List.of(video(run + ":good-1", 1, 1), unknownField, immenseKeyword, dateOutOfRange, tooLarge,
+                video(run + ":good-2", 1, 2));
+        run(writes, 10);
+
+        assertThat(es.get(g -> g.index(Names.VIDEOS_INDEX).id(run + ":good-1"), JsonNode.class).found()).isTrue();
+        assertThat(es.get(g -> g.index(Names.VIDEOS_INDEX).id(run + ":good-2"), JsonNode.class).found()).isTrue();
+        es.indices().refresh(r -> r.index(Names.DEAD_LETTERS_INDEX));
+        var letters = es.search(s -> s.index(Names.DEAD_LETTERS_INDEX).size(10)
+                .query(q -> q.prefix(p -> p.field("doc_id").value(run))), JsonNode.class).hits().hits();
+        java.util.Map<String, JsonNode> byId = new java.util.HashMap<>();
+        letters.forEach(h -> byId.put(h.source().get("doc_id").asText(), h.source()));
+        assertThat(byId).containsOnlyKeys(run + ":mapping", run + ":immense", run + ":date", run + ":large");
+        assertThat(byId.get(run + ":mapping").get("error_type").asText()).contains("strict_dynamic_mapping");
+        assertThat(byId.get(run + ":mapping").get("index").asText()).isEqualTo(Names.FRAMES_INDEX);
+        assertThat(byId.get(run + ":mapping").get("source").asText()).contains("no_such_field");
+        assertThat(byId.get(run + ":immense").get("reason").asText()).contains("immense");
+        assertThat(byId.get(run + ":date").get("status").asInt()).isEqualTo(400);
+        assertThat(byId.get(run + ":large").get("status").asInt()).isEqualTo(413);
+    }
+
+    @Test
+    void aClosedIndexIsSystemicAndStopsTheSinkWithTheReason() throws Exception {
+        String index = "vw-sink-closed-" + System.nanoTime();
+        es.indices().create(c -> c.index(index));
+        es.indices().close(c -> c.index(index));
+        EsWrite w = new EsWrite(index, "x", EsWrite.UNVERSIONED, "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+        try {
+            assertThatThrownBy(() -> run(List.of(w), 10)).rootCause().hasMessageContaining("Elasticsearch rejected")
+                    .hasMessageContaining("index_closed_exception");
+        } finally {
+            es.indices().delete(d -> d.index(index));
+        }
     }
 }

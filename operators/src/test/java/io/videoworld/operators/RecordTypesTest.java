@@ -18,6 +18,8 @@ class RecordTypesTest {
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(FrameBatch.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(Ingested.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(DeadLetter.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.PerceptionResult.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.DetectionResult.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(FrameDoc.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(VideoDoc.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.FeatureBatch.class);

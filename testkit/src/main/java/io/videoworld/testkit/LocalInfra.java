@@ -73,6 +73,10 @@ final class LocalInfra implements TestInfra {
             return new LocalInfra(given, "already running at " + given);
         }
         String port = System.getenv().getOrDefault("VW_TEST_ES_PORT", "9250");
+        if (healthy("http://127.0.0.1:" + port)) {
+            // Someone else's server (another build, CI's): use it, and never stop it from here.
+            return new LocalInfra("http://127.0.0.1:" + port, "already running on port " + port);
+        }
         Path script = Versions.repoRoot().resolve("deploy/elasticsearch.sh");
         String url = run(script, port, "start").trim();
         String[] lines = url.split("\n");

@@ -21,7 +21,8 @@ public final class ElasticsearchSink extends AsyncSinkBase<EsWrite, EsWrite> {
 
     ElasticsearchSink(String url, List<String> indices, int maxBatchSize, int maxInFlightRequests,
             int maxBufferedRequests, long maxBatchSizeInBytes, long maxTimeInBufferMs, long maxRecordSizeInBytes) {
-        super((ElementConverter<EsWrite, EsWrite>) (w, ctx) -> w, maxBatchSize, maxInFlightRequests,
+        // A write over the record limit would make the writer throw; it becomes a dead letter instead.
+        super((ElementConverter<EsWrite, EsWrite>) (w, ctx) -> RefusedDocuments.fitting(w, maxRecordSizeInBytes), maxBatchSize, maxInFlightRequests,
                 maxBufferedRequests, maxBatchSizeInBytes, maxTimeInBufferMs, maxRecordSizeInBytes);
         this.url = url;
         this.indices = List.copyOf(indices);

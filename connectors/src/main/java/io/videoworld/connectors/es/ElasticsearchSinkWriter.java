@@ -12,7 +12,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import io.videoworld.core.Names;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
@@ -25,15 +30,28 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Sends buffered writes as bulk requests and sorts each item into done, retry or fatal. */
+/**
+ * Sends buffered writes as bulk requests and sorts each item into done, retry, dead letter or
+ * fatal ({@link BulkItemOutcome}). Retries back off exponentially (0.1 s doubling to 5 s) so an
+ * unreachable cluster is not hammered; an outage is logged once when it starts and once when it
+ * ends. Documents refused for their content are rewritten as dead letters in
+ * {@code vw-dead-letters} and sent with the next bulk request.
+ */
 final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
     private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchSinkWriter.class);
+
+    private static final long MAX_BACKOFF_MS = 5_000;
 
     private final RestClientTransport transport;
     private final ElasticsearchAsyncClient client;
     private final Histogram latency;
     private final AtomicLong lastLatencyMs = new AtomicLong();
     private final Counter retried;
+    private final Counter deadLetters;
+    private final ScheduledExecutorService backoff;
+    private final String url;
+    private int failuresInARow;
+    private long outageStartedMs;
     private boolean closed;
 
     ElasticsearchSinkWriter(ElementConverter<EsWrite, EsWrite> converter, WriterInitContext context,
@@ -47,6 +65,13 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
         this.latency = metrics.histogram("vwSinkLatencyMs", new DescriptiveStatisticsHistogram(1_000));
         metrics.gauge("vwSinkLastLatencyMs", lastLatencyMs::get);
         this.retried = metrics.counter("vwSinkItemsRetried");
+        this.deadLetters = metrics.counter("vwEsDeadLetters");
+        this.url = url;
+        this.backoff = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "es-sink-backoff");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     @Override
@@ -78,11 +103,12 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
             lastLatencyMs.set(ms);
             if (error != null) {
                 // No response: the cluster is unreachable or overloaded; the whole request is retried.
-                LOG.warn("bulk request of {} writes failed, retrying: {}", entries.size(), error.toString());
+                outage(entries.size(), error);
                 retried.inc(entries.size());
-                handler.retryForEntries(entries);
+                later(() -> handler.retryForEntries(entries));
                 return;
             }
+            recovered();
             handle(entries, response, handler);
         });
     }
@@ -93,24 +119,72 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
             return;
         }
         List<EsWrite> retry = new ArrayList<>();
+        List<EsWrite> refused = new ArrayList<>();
         List<BulkResponseItem> items = response.items();
         for (int i = 0; i < items.size(); i++) {
             BulkResponseItem item = items.get(i);
-            switch (BulkItemOutcome.of(item.error() == null ? 200 : item.status())) {
+            EsWrite w = entries.get(i);
+            String type = item.error() == null ? "unknown" : item.error().type();
+            String reason = item.error() == null ? "unknown" : type + ": " + item.error().reason();
+            BulkItemOutcome outcome = item.error() == null ? BulkItemOutcome.DONE : BulkItemOutcome.of(item.status(), type);
+            if (outcome == BulkItemOutcome.DEAD_LETTER && Names.DEAD_LETTERS_INDEX.equals(w.index())) {
+                outcome = BulkItemOutcome.FATAL; // a dead letter that cannot be stored must not loop
+            }
+            switch (outcome) {
                 case DONE -> { }
-                case RETRY -> retry.add(entries.get(i));
+                case RETRY -> retry.add(w);
+                case DEAD_LETTER -> {
+                    LOG.warn("Elasticsearch refused {}/{} for its content (HTTP {}), kept in {}: {}", w.index(), w.id(), item.status(),
+                            Names.DEAD_LETTERS_INDEX, reason);
+                    deadLetters.inc();
+                    refused.add(RefusedDocuments.deadLetter(w, item.status(), type, reason, System.currentTimeMillis()));
+                }
                 case FATAL -> {
-                    handler.completeExceptionally(new ElasticsearchSinkException(entries.get(i), item.status(),
-                            item.error() == null ? "unknown" : item.error().type() + ": " + item.error().reason()));
+                    LOG.error("Elasticsearch at {} refused {}/{} with HTTP {} ({}): no document can fix this; stopping the sink",
+                            url, w.index(), w.id(), item.status(), reason);
+                    handler.completeExceptionally(new ElasticsearchSinkException(w, item.status(), reason));
                     return;
                 }
             }
         }
-        if (retry.isEmpty()) {
+        if (retry.isEmpty() && refused.isEmpty()) {
             handler.complete();
+            return;
+        }
+        retried.inc(retry.size());
+        retry.addAll(refused);
+        if (retry.size() == refused.size()) {
+            handler.retryForEntries(retry); // only new dead letters: nothing to wait for
         } else {
-            retried.inc(retry.size());
-            handler.retryForEntries(retry);
+            synchronized (this) {
+                failuresInARow++;
+            }
+            later(() -> handler.retryForEntries(retry));
+        }
+    }
+
+    private synchronized void outage(int writes, Throwable error) {
+        if (failuresInARow++ == 0) {
+            outageStartedMs = System.currentTimeMillis();
+            LOG.warn("Elasticsearch at {} did not answer a bulk request of {} writes ({}); retrying with backoff up to {} ms, "
+                    + "writes stay buffered and checkpoints wait", url, writes, error.toString(), MAX_BACKOFF_MS);
+        }
+    }
+
+    private synchronized void recovered() {
+        if (failuresInARow > 0) {
+            LOG.info("Elasticsearch at {} answers again after {} failed attempts ({} ms)", url, failuresInARow,
+                    System.currentTimeMillis() - outageStartedMs);
+            failuresInARow = 0;
+        }
+    }
+
+    private synchronized void later(Runnable retry) {
+        long delay = Math.min(MAX_BACKOFF_MS, 100L << Math.min(6, Math.max(0, failuresInARow - 1)));
+        try {
+            backoff.schedule(retry, delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            retry.run(); // closing: hand the writes back at once so none is dropped
         }
     }
 
@@ -126,6 +200,7 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
         }
         closed = true;
         super.close();
+        backoff.shutdownNow();
         try {
             transport.close();
         } catch (IOException e) {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import io.videoworld.core.Json;
 import io.videoworld.core.Names;
+import io.videoworld.core.Perception;
 import io.videoworld.core.VideoDoc;
 
 /** Turns domain documents into sink writes: index, deterministic id, version and JSON. */
@@ -43,7 +44,7 @@ public final class EsDocuments {
     }
 
     /** What inference saw in a keyframe; rewritten identically on replay, so versioned by push only. */
-    public static EsWrite perception(io.videoworld.core.Perception p) {
+    public static EsWrite perception(Perception p) {
         ObjectNode node = Json.MAPPER.valueToTree(p);
         // Cosine vectors of length zero are refused by the mapping, and one refusal would stop the job.
         if (!nonZero(p.textEmbedding())) {
@@ -51,6 +52,13 @@ public final class EsDocuments {
         }
         if (!nonZero(p.imageDescriptor())) {
             node.remove("image_descriptor");
+        }
+        // Named for what they say about the document, so a reader cannot take a failed keyframe for a blank one.
+        node.remove("status");
+        node.remove("failure");
+        node.put("perception_status", p.status() == null ? Perception.OK : p.status());
+        if (p.failure() != null) {
+            node.put("perception_error", p.failure());
         }
         ArrayNode objects = node.putArray("objects");
         ArrayNode labels = node.putArray("labels");

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-/** Writes a dead letter as its original key and bytes, with the reason and origin as headers. */
+/** Writes a dead letter as its original key and bytes, with the reason, origin and stage as headers. */
 public final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadLetter> {
     private final String topic;
 
@@ -19,6 +19,7 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, null, d.timestampMs(), d.key(), d.value());
         r.headers().add(Names.DLQ_REASON_HEADER, d.reason().getBytes(StandardCharsets.UTF_8));
         r.headers().add(Names.DLQ_SOURCE_HEADER, d.origin().getBytes(StandardCharsets.UTF_8));
+        r.headers().add(Names.DLQ_STAGE_HEADER, d.stage().getBytes(StandardCharsets.UTF_8));
         return r;
     }
 }

@@ -21,7 +21,10 @@ class EsSinkPartsTest {
         assertThat(BulkItemOutcome.of(429)).isEqualTo(BulkItemOutcome.RETRY);
         assertThat(BulkItemOutcome.of(503)).isEqualTo(BulkItemOutcome.RETRY);
         assertThat(BulkItemOutcome.of(0)).isEqualTo(BulkItemOutcome.RETRY);
-        assertThat(BulkItemOutcome.of(400)).isEqualTo(BulkItemOutcome.FATAL);
+        assertThat(BulkItemOutcome.of(400)).isEqualTo(BulkItemOutcome.DEAD_LETTER);
+        assertThat(BulkItemOutcome.of(403)).isEqualTo(BulkItemOutcome.FATAL);
+        assertThat(BulkItemOutcome.of(400, "mapper_parsing_exception")).isEqualTo(BulkItemOutcome.DEAD_LETTER);
+        assertThat(BulkItemOutcome.of(400, "index_closed_exception")).isEqualTo(BulkItemOutcome.FATAL);
         assertThat(BulkItemOutcome.of(404)).isEqualTo(BulkItemOutcome.FATAL);
     }
 

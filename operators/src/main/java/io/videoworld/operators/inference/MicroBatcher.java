@@ -12,6 +12,9 @@ import java.util.function.Function;
  * Collects requests from any number of callers into batches of at most {@code maxBatch}, waiting
  * at most {@code maxWaitMs} after the first request of a batch, and runs each batch on one worker
  * thread, so frames from many streams share one model call. Each request gets its own future.
+ * When a batch fails, each of its requests is run alone, so one bad input cannot fail the others,
+ * and a request that fails alone is retried {@code retries} times with doubling backoff before
+ * its future fails: a transient failure (memory, a busy device) costs time, not data.
  *
  * @param <I> request
  * @param <O> result
@@ -25,6 +28,8 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
     private final Function<List<I>, List<O>> work;
     private final Thread worker;
     private final BatchListener listener;
+    private final int retries;
+    private final long backoffMs;
     private volatile boolean running = true;
 
     /** Told the size and duration of every batch, for metrics. */
@@ -34,6 +39,13 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
     }
 
     public MicroBatcher(String name, int maxBatch, long maxWaitMs, Function<List<I>, List<O>> work, BatchListener listener) {
+        this(name, maxBatch, maxWaitMs, work, listener, 2, 200);
+    }
+
+    public MicroBatcher(String name, int maxBatch, long maxWaitMs, Function<List<I>, List<O>> work, BatchListener listener, int retries,
+            long backoffMs) {
+        this.retries = retries;
+        this.backoffMs = backoffMs;
         this.maxBatch = maxBatch;
         this.maxWaitMs = maxWaitMs;
         this.work = work;
@@ -81,7 +93,7 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
         }
     }
 
-    private void run(List<Pending<I, O>> batch) {
+    private void run(List<Pending<I, O>> batch) throws InterruptedException {
         long start = System.nanoTime();
         try {
             List<O> out = work.apply(batch.stream().map(Pending::input).toList());
@@ -89,9 +101,27 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
                 batch.get(i).result().complete(out.get(i));
             }
         } catch (RuntimeException e) {
-            batch.forEach(p -> p.result().completeExceptionally(e));
+            for (Pending<I, O> p : batch) {
+                runAlone(p, batch.size() == 1 ? e : null);
+            }
         }
         listener.batchDone(batch.size(), System.nanoTime() - start);
+    }
+
+    private void runAlone(Pending<I, O> p, RuntimeException alreadyFailed) throws InterruptedException {
+        RuntimeException last = alreadyFailed;
+        for (int attempt = alreadyFailed == null ? 0 : 1; attempt <= retries; attempt++) {
+            if (attempt > 0) {
+                Thread.sleep(backoffMs << (attempt - 1));
+            }
+            try {
+                p.result().complete(work.apply(List.of(p.input())).get(0));
+                return;
+            } catch (RuntimeException e) {
+                last = e;
+            }
+        }
+        p.result().completeExceptionally(last);
     }
 
     /** Finishes what is queued, then stops the worker. */

@@ -6,7 +6,9 @@ import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Keyframe;
+import io.videoworld.core.DeadLetter;
 import io.videoworld.core.Perception;
+import io.videoworld.core.PerceptionResult;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.TextLine;
 import io.videoworld.operators.shots.FeatureExtractor;
@@ -32,10 +34,14 @@ import org.slf4j.LoggerFactory;
  * micro-batched ({@code maxBatch}, {@code maxWaitMs}) into one worker that owns the models: one
  * OCR engine and one embedder per subtask, created in {@code open()} and closed in
  * {@code close()}. The device is chosen by the engine (a GPU when DJL sees one), logged, and
- * shown as the gauge {@code vwInferenceGpu}. A keyframe whose inference times out yields an
- * empty perception and a count, not a failed job.
+ * shown as the gauge {@code vwInferenceGpu}. Nothing is ever silently empty: a keyframe whose
+ * JPEG does not decode is a dead letter and a failed perception; one whose inference fails after
+ * the batcher's retries, or times out, is indexed as failed with the reason (never as a blank
+ * screen), logged at WARN and counted in {@code vwPerceptionFailures}.
  */
-public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Perception> {
+public final class PerceptionFunction extends RichAsyncFunction<Keyframe, PerceptionResult> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "perception";
     private static final Logger LOG = LoggerFactory.getLogger(PerceptionFunction.class);
 
     private final String models;
@@ -45,9 +51,10 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     private transient OcrEngine ocr;
     private transient ObjectDetector detector;
     private transient TextEmbedder embedder;
-    private transient MicroBatcher<Keyframe, Perception> batcher;
+    private transient MicroBatcher<Keyframe, PerceptionResult> batcher;
     private transient String device;
     private transient Counter timeouts;
+    private transient Counter failures;
 
     /** {@code detection} null runs no detector on keyframes. */
     public PerceptionFunction(String models, DetectionFunction.DetectorSettings detection, int maxBatch, long maxWaitMs) {
@@ -73,6 +80,7 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
         Histogram batchMs = metrics.histogram("vwInferenceBatchMs", new DescriptiveStatisticsHistogram(500));
         Meter frames = metrics.meter("vwInferenceFramesPerSecond", new MeterView(30));
         timeouts = metrics.counter("vwInferenceTimeouts");
+        failures = metrics.counter("vwPerceptionFailures");
         batcher = new MicroBatcher<>("perception-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), maxBatch, maxWaitMs,
                 this::perceive, (size, nanos) -> {
                     batchSize.update(size);
@@ -82,10 +90,10 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     }
 
     @Override
-    public void asyncInvoke(Keyframe k, ResultFuture<Perception> result) {
+    public void asyncInvoke(Keyframe k, ResultFuture<PerceptionResult> result) {
         batcher.submit(k).whenComplete((p, e) -> {
             if (e != null) {
-                result.completeExceptionally(e instanceof Exception ex ? ex : new RuntimeException(e));
+                result.complete(Collections.singletonList(failed(k, "inference failed after retries: " + rootMessage(e), null)));
             } else {
                 result.complete(Collections.singletonList(p));
             }
@@ -93,33 +101,67 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
     }
 
     @Override
-    public void timeout(Keyframe k, ResultFuture<Perception> result) {
+    public void timeout(Keyframe k, ResultFuture<PerceptionResult> result) {
         timeouts.inc();
-        result.complete(Collections.singletonList(empty(k)));
+        result.complete(Collections.singletonList(failed(k, "inference timed out (vw.perception.timeout); the job is overloaded", null)));
     }
 
-    private List<Perception> perceive(List<Keyframe> batch) {
-        List<DecodedImage> images = new ArrayList<>(batch.size());
-        for (Keyframe k : batch) {
-            images.add(DecodedImage.decode(k.jpeg()));
+    private PerceptionResult failed(Keyframe k, String reason, DeadLetter deadLetter) {
+        failures.inc();
+        LOG.warn("perception of {} frame {} failed: {}", k.streamId(), k.frameIndex(), reason);
+        JpegInfo info = JpegInfo.parse(k.jpeg());
+        return new PerceptionResult(Perception.failed(k, device, info == null ? 0 : info.width(), info == null ? 0 : info.height(), reason),
+                deadLetter);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
         }
-        List<List<Detection>> objects = detector == null ? null : detector.detect(images);
-        List<List<TextLine>> read = ocr.readAll(batch.stream().map(Keyframe::jpeg).toList());
-        List<Perception> out = new ArrayList<>(batch.size());
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+
+    private List<PerceptionResult> perceive(List<Keyframe> batch) {
+        // Decode first, one by one: a keyframe that does not decode is set aside, the rest are perceived together.
+        List<Keyframe> good = new ArrayList<>(batch.size());
+        List<DecodedImage> images = new ArrayList<>(batch.size());
+        List<float[]> descriptors = new ArrayList<>(batch.size());
+        PerceptionResult[] out = new PerceptionResult[batch.size()];
+        int[] slot = new int[batch.size()];
         for (int i = 0; i < batch.size(); i++) {
             Keyframe k = batch.get(i);
-            List<TextLine> lines = read.get(i);
-            StringBuilder text = new StringBuilder();
-            lines.forEach(l -> text.append(l.text()).append('\n'));
-            String joined = text.toString().trim();
-            List<Detection> found = objects == null ? List.of() : withoutAppearance(objects.get(i));
-            // The embedding reads what is written and what is there, so "a person at a desk" finds frames without text too.
-            String described = (joined + "\n" + labelsLine(found)).trim();
-            out.add(new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), lines, joined,
-                    described.isEmpty() ? null : embedder.embed(described), descriptor(k), device, images.get(i).width(),
-                    images.get(i).height(), found, k.eventTimeMs()));
+            try {
+                images.add(DecodedImage.decode(k.jpeg()));
+                descriptors.add(descriptor(k));
+                good.add(k);
+                slot[good.size() - 1] = i;
+            } catch (RuntimeException e) {
+                if (images.size() > good.size()) {
+                    images.remove(images.size() - 1);
+                }
+                String reason = "keyframe does not decode: " + e.getMessage();
+                out[i] = failed(k, reason, DeadLetter.ofFrame(STAGE, reason, k.streamId(), k.frameIndex(), k.eventTimeMs(), k.jpeg()));
+            }
         }
-        return out;
+        if (!good.isEmpty()) {
+            List<List<Detection>> objects = detector == null ? null : detector.detect(images);
+            List<List<TextLine>> read = ocr.readAll(good.stream().map(Keyframe::jpeg).toList());
+            for (int g = 0; g < good.size(); g++) {
+                Keyframe k = good.get(g);
+                List<TextLine> lines = read.get(g);
+                StringBuilder text = new StringBuilder();
+                lines.forEach(l -> text.append(l.text()).append('\n'));
+                String joined = text.toString().trim();
+                List<Detection> found = objects == null ? List.of() : withoutAppearance(objects.get(g));
+                // The embedding reads what is written and what is there, so "a person at a desk" finds frames without text too.
+                String described = (joined + "\n" + labelsLine(found)).trim();
+                out[slot[g]] = new PerceptionResult(new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), lines, joined,
+                        described.isEmpty() ? null : embedder.embed(described), descriptors.get(g), device, images.get(g).width(),
+                        images.get(g).height(), found, k.eventTimeMs()), null);
+            }
+        }
+        return List.of(out);
     }
 
     /** "objects: 2 person, car" for the labels a frame's detections carry (score 0.3 and up). */
@@ -151,12 +193,6 @@ public final class PerceptionFunction extends RichAsyncFunction<Keyframe, Percep
         Frame f = new Frame(k.frameIndex(), k.ptsMs(), null, info.width(), info.height(), k.jpeg());
         FrameBatch b = new FrameBatch(k.streamId(), SourceKind.VIDEO, "", 0, k.epochMs(), null, List.of(f));
         return ImageDescriptor.of(FeatureExtractor.extract(b, f));
-    }
-
-    private Perception empty(Keyframe k) {
-        JpegInfo info = JpegInfo.parse(k.jpeg());
-        return new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), List.of(), "", null,
-                descriptor(k), device, info.width(), info.height(), List.of(), k.eventTimeMs());
     }
 
     @Override

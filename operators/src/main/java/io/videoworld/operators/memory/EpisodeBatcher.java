@@ -317,6 +317,8 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
 
     private EpisodeBatch batch(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to, long startEvent,
             long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<TrackDoc> tracks) {
+        // A keyframe whose perception failed says nothing about the screen: unknown, not blank.
+        in = in.stream().filter(x -> !x.isFailed()).toList();
         String title = title(in);
         LinkedHashSet<String> lines = new LinkedHashSet<>();
         Map<String, Integer> labels = new LinkedHashMap<>();

@@ -14,6 +14,7 @@ import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.Json;
 import io.videoworld.core.Names;
 import java.time.Duration;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -47,6 +48,7 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
     private final String esUrl;
     private final LlmConfig llm;
     private final int threads;
+    private final long retryForMs;
     private transient RestClientTransport transport;
     private transient ElasticsearchClient es;
     private transient LlmClient client;
@@ -57,6 +59,15 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
 
     /** @param llm the model for ambiguous batches; null settles them by the rules' lean */
     public EpisodeContext(String esUrl, LlmConfig llm, int threads) {
+        this(esUrl, llm, threads, 30_000);
+    }
+
+    /**
+     * {@code retryForMs}: how long an unreachable Elasticsearch is retried (with backoff) before the
+     * batch falls back to the rules without relevant events; keep it under the async timeout.
+     */
+    public EpisodeContext(String esUrl, LlmConfig llm, int threads, long retryForMs) {
+        this.retryForMs = retryForMs;
         this.esUrl = esUrl;
         this.llm = llm;
         this.threads = threads;
@@ -85,10 +96,33 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
     @Override
     public void asyncInvoke(EpisodeBatch b, ResultFuture<EpisodeBatch> result) {
         pool.submit(() -> {
-            try {
-                result.complete(Collections.singletonList(decide(b)));
-            } catch (Exception e) {
-                result.completeExceptionally(e);
+            long deadline = System.currentTimeMillis() + retryForMs;
+            long backoff = 200;
+            while (true) {
+                try {
+                    result.complete(Collections.singletonList(decide(b)));
+                    return;
+                } catch (IOException | ElasticsearchException e) {
+                    // Elasticsearch down or failing: wait for it (the job slows down) rather than fail the job.
+                    if (System.currentTimeMillis() + backoff > deadline) {
+                        LOG.warn("memory context for {} batch {} gave up on Elasticsearch after {} ms, rules decide: {}", b.streamId(),
+                                b.batchSeq(), retryForMs, e.toString());
+                        fallbacks.inc();
+                        result.complete(Collections.singletonList(b.with(EpisodeBatch.AMBIGUOUS.equals(b.relation()) ? EpisodePolicy.lean(b)
+                                : b.relation(), b.relatedBatch(), "fallback", List.of())));
+                        return;
+                    }
+                    try {
+                        Thread.sleep(backoff);
+                    } catch (InterruptedException stop) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    backoff = Math.min(5_000, backoff * 2);
+                } catch (Exception e) {
+                    result.completeExceptionally(e);
+                    return;
+                }
             }
         });
     }

@@ -1,5 +1,6 @@
 package io.videoworld.operators.shots;
 
+import io.videoworld.core.DeadLetter;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
@@ -7,11 +8,24 @@ import io.videoworld.core.FrameFeatures;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
-/** Stateless and parallel: a batch's frames become their features, computed once for every detector. */
-public final class ExtractFeatures extends RichMapFunction<FrameBatch, FeatureBatch> {
+/**
+ * Stateless and parallel: a batch's frames become their features, computed once for every
+ * detector. This is the first place pixels are decoded, so a frame that passed the edge's
+ * checks but still does not decode becomes a dead letter here (side output
+ * {@link #DEAD_LETTERS}) and the rest of its batch goes on.
+ */
+public final class ExtractFeatures extends ProcessFunction<FrameBatch, FeatureBatch> {
+    /** Frames that did not decode, one dead letter each. */
+    public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("undecodable-frames", TypeInformation.of(DeadLetter.class));
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "frame-features";
+
     private transient Counter frames;
 
     @Override
@@ -20,13 +34,21 @@ public final class ExtractFeatures extends RichMapFunction<FrameBatch, FeatureBa
     }
 
     @Override
-    public FeatureBatch map(FrameBatch batch) {
-        List<FrameFeatures> out = new ArrayList<>(batch.frames().size());
+    public void processElement(FrameBatch batch, Context ctx, Collector<FeatureBatch> out) {
+        List<FrameFeatures> features = new ArrayList<>(batch.frames().size());
         for (Frame f : batch.frames()) {
-            out.add(FeatureExtractor.extract(batch, f));
+            try {
+                features.add(FeatureExtractor.extract(batch, f));
+            } catch (RuntimeException e) {
+                ctx.output(DEAD_LETTERS, DeadLetter.ofFrame(STAGE, "frame does not decode: " + e.getMessage(), batch.streamId(), f.index(),
+                        batch.eventTimeMs(f), f.jpeg()));
+            }
         }
-        frames.inc(out.size());
+        frames.inc(features.size());
+        if (features.isEmpty() && !batch.last()) {
+            return;
+        }
         double fps = batch.source() != null && batch.source().sampleFps() > 0 ? batch.source().sampleFps() : 25;
-        return new FeatureBatch(batch.streamId(), batch.epochMs(), fps, batch.last(), out);
+        out.collect(new FeatureBatch(batch.streamId(), batch.epochMs(), fps, batch.last(), features));
     }
 }

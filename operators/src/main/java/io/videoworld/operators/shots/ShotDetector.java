@@ -53,6 +53,9 @@ public final class ShotDetector extends KeyedProcessFunction<String, FeatureBatc
             ShotTracker.restore(params, saved).finish(output);
             saved = null;
         }
+        if (batch.frames().isEmpty() && saved == null) {
+            return; // every frame of a stream's first batch failed to decode: nothing to track yet
+        }
         tracker = saved == null ? ShotTracker.start(params, batch.sampleFps()) : ShotTracker.restore(params, saved);
         for (FrameFeatures f : batch.frames()) {
             tracker.accept(f, output);
