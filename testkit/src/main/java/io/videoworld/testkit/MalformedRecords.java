@@ -287,12 +287,13 @@ public final class MalformedRecords {
     }
 
     /** Start of image, a baseline frame header and end of image: well-formed, but no pixels to decode. */
-    static byte[] headerOnly(int w, int h) {
+    public static byte[] headerOnly(int w, int h) {
         return new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xC0, 0, 17, 8, (byte) (h >> 8), (byte) h, (byte) (w >> 8), (byte) w, 3,
                 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, (byte) 0xFF, (byte) 0xD9};
     }
 
-    static byte[] jpeg(int w, int h, Color colour) {
+    /** A small real JPEG of one colour with a diagonal line. */
+    public static byte[] jpeg(int w, int h, Color colour) {
         BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
         g.setColor(colour);

@@ -318,7 +318,9 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
     private EpisodeBatch batch(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to, long startEvent,
             long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<TrackDoc> tracks) {
         // A keyframe whose perception failed says nothing about the screen: unknown, not blank.
-        in = in.stream().filter(x -> !x.isFailed()).toList();
+        List<Perception> known = in.stream().filter(x -> !x.isFailed()).toList();
+        boolean unknown = known.isEmpty() && !in.isEmpty() && !context.isEmpty();
+        in = known;
         String title = title(in);
         LinkedHashSet<String> lines = new LinkedHashSet<>();
         Map<String, Integer> labels = new LinkedHashMap<>();
@@ -352,7 +354,18 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
         List<String> lineList = List.copyOf(lines);
         EpisodeBatch.Digest digest = new EpisodeBatch.Digest(seq, from, to, app, title,
                 String.join(" | ", lineList.subList(0, Math.min(6, lineList.size()))), embedding, sceneId);
-        EpisodePolicy.Relation r = EpisodePolicy.relate(digest, context, kind);
+        EpisodePolicy.Relation r;
+        if (unknown) {
+            // Nothing could be read: no evidence the activity changed, so the batch continues the last
+            // one and stands for it in later comparisons.
+            EpisodeBatch.Digest last = context.get(context.size() - 1);
+            r = new EpisodePolicy.Relation(EpisodeBatch.CONTINUE, -1, -1);
+            app = last.app();
+            title = last.title();
+            embedding = last.embedding();
+        } else {
+            r = EpisodePolicy.relate(digest, context, kind);
+        }
         List<String> sortedLabels = labels.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).map(Map.Entry::getKey).toList();
         return new EpisodeBatch(stream, epoch, seq, kind, from, to, startEvent, endEvent, (int) Math.max(1, (to - from + 999) / 1000),
                 shotId, sceneId, app, title, lineList, sortedLabels, seen, embedding, r.kind(), r.relatedBatch(), r.similarity(),

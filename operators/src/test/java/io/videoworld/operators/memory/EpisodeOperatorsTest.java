@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.core.Observation;
+import io.videoworld.core.Perception;
 import io.videoworld.core.Segment;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,6 +101,25 @@ class EpisodeOperatorsTest {
         assertThat(h.numKeyedStateEntries()).isZero();
         assertThat(h.numEventTimeTimers()).isZero();
         h.close();
+    }
+
+    @Test
+    void aShotWhosePerceptionFailedIsUnknownAndContinuesTheActivityRatherThanStartingABlankOne() throws Exception {
+        List<Observation> in = new ArrayList<>();
+        in.add(Observation.of(shot(DESK, 0, 10)));
+        in.add(Observation.of(shot(DESK, 10, 20)));
+        in.add(Observation.of(shot(DESK, 20, 26)));
+        for (int s = 0; s < 26; s++) {
+            Perception p = screen(DESK, s, "Inbox - Mail", "Quarterly report due Friday", topic(0, 0.1));
+            boolean failed = s >= 10 && s < 20;
+            in.add(Observation.of(failed ? new Perception(p.streamId(), p.epochMs(), p.frameIndex(), p.ptsMs(), p.role(), List.of(), null,
+                    null, null, "cpu", 1280, 800, List.of(), p.eventTimeMs(), Perception.FAILED, "inference timed out") : p));
+        }
+        List<EpisodeBatch> batches = batch(in, 20_000);
+        assertThat(batches).extracting(EpisodeBatch::startPtsMs).containsExactly(0L, 10_000L, 20_000L);
+        assertThat(batches).extracting(EpisodeBatch::relation).containsExactly(EpisodeBatch.NEW, EpisodeBatch.CONTINUE, EpisodeBatch.CONTINUE);
+        assertThat(batches.get(1).lines()).as("nothing was read, and nothing is made up").isEmpty();
+        assertThat(batches.get(1).app()).isEqualTo("mail");
     }
 
     @Test
