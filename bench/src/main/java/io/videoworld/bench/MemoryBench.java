@@ -24,7 +24,7 @@ import io.videoworld.jobs.DetectOptions;
 import io.videoworld.jobs.IngestJob;
 import io.videoworld.jobs.IngestOptions;
 import io.videoworld.jobs.PerceptionOptions;
-import io.videoworld.operators.inference.ModelDirectory;
+import io.videoworld.perception.ModelDirectory;
 import io.videoworld.operators.memory.EpisodeBatcher;
 import io.videoworld.operators.memory.EpisodeWriter;
 import io.videoworld.testkit.TestInfra;

@@ -37,7 +37,7 @@ final class IngestRun {
         conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(1));
         conf.set(ShotOptions.FRAME_STORE, frameStore.toString());
-        conf.set(PerceptionOptions.MODELS, io.videoworld.operators.inference.ModelDirectory.locate().toString());
+        conf.set(PerceptionOptions.MODELS, io.videoworld.perception.ModelDirectory.locate().toString());
         settings.accept(conf);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.configure(conf);

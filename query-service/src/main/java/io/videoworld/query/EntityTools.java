@@ -7,7 +7,7 @@ import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Segment;
 import io.videoworld.core.TextLine;
 import io.videoworld.core.VideoDoc;
-import io.videoworld.operators.inference.TextEmbedder;
+import io.videoworld.perception.TextEmbedder;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
@@ -273,7 +273,7 @@ final class EntityTools {
         ObjectRepository.Track track = tracks.stream().filter(t -> t.timeline().contains(p)).findFirst().orElseThrow();
         FrameAccess.Image picture = frames.at(v, List.of(p.ptsMs() / 1000.0)).get(0);
         byte[] crop = crop(picture.jpeg(), p.bbox());
-        io.videoworld.operators.inference.DecodedImage img = io.videoworld.operators.inference.DecodedImage.decode(picture.jpeg());
+        io.videoworld.perception.DecodedImage img = io.videoworld.perception.DecodedImage.decode(picture.jpeg());
         String colour = PixelStats.dominantColour(img, new double[] {p.bbox()[0] * img.width(), p.bbox()[1] * img.height(),
                 p.bbox()[2] * img.width(), p.bbox()[3] * img.height()});
         List<String> with = new ArrayList<>();

@@ -9,7 +9,7 @@ import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.core.Json;
 import io.videoworld.core.VideoDoc;
-import io.videoworld.operators.inference.TextEmbedder;
+import io.videoworld.perception.TextEmbedder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

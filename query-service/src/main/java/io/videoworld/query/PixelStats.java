@@ -1,6 +1,6 @@
 package io.videoworld.query;
 
-import io.videoworld.operators.inference.DecodedImage;
+import io.videoworld.perception.DecodedImage;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -60,15 +60,15 @@ public final class QueryServiceMain implements Callable<Integer> {
         io.videoworld.connectors.llm.LlmClient llm = llmUrl == null ? null : new io.videoworld.connectors.llm.LlmClient(
                 new io.videoworld.connectors.llm.LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
                         java.time.Duration.ofSeconds(llmTimeout), 2, llmVision));
-        io.videoworld.operators.inference.TextEmbedder embedder = null;
+        io.videoworld.perception.TextEmbedder embedder = null;
         try {
-            embedder = io.videoworld.operators.inference.TextEmbedder.load(models);
+            embedder = io.videoworld.perception.TextEmbedder.load(models);
         } catch (java.io.IOException e) {
             System.err.println("evidence search without embeddings: " + e.getMessage());
         }
-        io.videoworld.operators.inference.ObjectDetector detector = null;
+        io.videoworld.perception.ObjectDetector detector = null;
         try {
-            detector = io.videoworld.operators.inference.ObjectDetector.load(models, detectModel, java.util.List.of(), 640, 0.1);
+            detector = io.videoworld.perception.ObjectDetector.load(models, detectModel, java.util.List.of(), 640, 0.1);
         } catch (java.io.IOException | RuntimeException e) {
             System.err.println("detect_objects answers from stored detections only: " + e.getMessage());
         }

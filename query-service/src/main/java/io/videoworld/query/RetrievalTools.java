@@ -3,7 +3,7 @@ package io.videoworld.query;
 import io.videoworld.connectors.es.MemoryRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.VideoDoc;
-import io.videoworld.operators.inference.TextEmbedder;
+import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.agent.Evidence;
 import io.videoworld.query.agent.EvidenceSearch;
 import java.io.IOException;

@@ -11,7 +11,7 @@ import io.videoworld.connectors.producer.SampleVideo;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Perception;
 import io.videoworld.core.TextLine;
-import io.videoworld.operators.inference.TextEmbedder;
+import io.videoworld.perception.TextEmbedder;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
-import io.videoworld.operators.inference.ModelDirectory;
-import io.videoworld.operators.inference.TextEmbedder;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmConfig;

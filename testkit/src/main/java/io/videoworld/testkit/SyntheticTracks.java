@@ -1,5 +1,6 @@
 package io.videoworld.testkit;
 
+import io.videoworld.core.Vectors;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
 import java.util.ArrayList;
@@ -144,7 +145,7 @@ public final class SyntheticTracks {
         for (int k = 0; k < 6; k++) {
             v[r.nextInt(v.length)] += (float) (0.2 + r.nextDouble());
         }
-        return unit(v);
+        return Vectors.unit(v);
     }
 
     private static float[] noisy(float[] base, Random r) {
@@ -152,19 +153,7 @@ public final class SyntheticTracks {
         for (int i = 0; i < v.length; i++) {
             v[i] = Math.max(0, v[i] + (float) (r.nextGaussian() * 0.02));
         }
-        return unit(v);
-    }
-
-    private static float[] unit(float[] v) {
-        double n = 0;
-        for (float x : v) {
-            n += x * x;
-        }
-        float inv = (float) (1 / Math.sqrt(Math.max(n, 1e-12)));
-        for (int i = 0; i < v.length; i++) {
-            v[i] *= inv;
-        }
-        return v;
+        return Vectors.unit(v);
     }
 
     private static int poisson(Random r, double mean) {

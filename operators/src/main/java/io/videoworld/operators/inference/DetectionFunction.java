@@ -1,5 +1,7 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.ObjectDetector;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.DetectionResult;

@@ -1,5 +1,10 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.ImageDescriptor;
+import io.videoworld.perception.ObjectDetector;
+import io.videoworld.perception.OcrEngine;
+import io.videoworld.perception.TextEmbedder;
 import ai.djl.engine.Engine;
 import io.videoworld.core.Detection;
 import io.videoworld.core.Frame;

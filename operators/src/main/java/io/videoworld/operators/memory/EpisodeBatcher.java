@@ -1,5 +1,6 @@
 package io.videoworld.operators.memory;
 
+import io.videoworld.core.Vectors;
 import io.videoworld.core.Detection;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.KeyframeRef;
@@ -349,7 +350,7 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
                 seen.add(t.category() + " t:" + String.format("%06d", t.trackNumber()));
             }
         }
-        float[] embedding = EpisodePolicy.unit(mean);
+        float[] embedding = Vectors.unit(mean);
         String app = kind == SourceKind.SCREEN ? EpisodePolicy.appOf(title) : null;
         List<String> lineList = List.copyOf(lines);
         EpisodeBatch.Digest digest = new EpisodeBatch.Digest(seq, from, to, app, title,

@@ -1,5 +1,6 @@
 package io.videoworld.operators.memory;
 
+import io.videoworld.core.Vectors;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.SourceKind;
 import java.util.List;
@@ -30,7 +31,7 @@ public final class EpisodePolicy {
             return new Relation(EpisodeBatch.NEW, -1, -1);
         }
         EpisodeBatch.Digest prev = recent.get(recent.size() - 1);
-        double sim = cosine(now.embedding(), prev.embedding());
+        double sim = Vectors.cosine(now.embedding(), prev.embedding());
         if (now.startPtsMs() - prev.endPtsMs() > MAX_GAP_MS) {
             return returnOrNew(now, recent, sim);
         }
@@ -41,7 +42,7 @@ public final class EpisodePolicy {
             }
             for (int i = recent.size() - 2; i >= 0; i--) {
                 if (now.app().equals(recent.get(i).app())) {
-                    return new Relation(EpisodeBatch.RETURN, recent.get(i).batchSeq(), cosine(now.embedding(), recent.get(i).embedding()));
+                    return new Relation(EpisodeBatch.RETURN, recent.get(i).batchSeq(), Vectors.cosine(now.embedding(), recent.get(i).embedding()));
                 }
             }
             return new Relation(EpisodeBatch.NEW, -1, sim);
@@ -73,7 +74,7 @@ public final class EpisodePolicy {
         }
         for (int i = recent.size() - 2; i >= 0; i--) {
             if (now.sceneId() != null && now.sceneId().equals(recent.get(i).sceneId())) {
-                return new Relation(EpisodeBatch.RETURN, recent.get(i).batchSeq(), cosine(now.embedding(), recent.get(i).embedding()));
+                return new Relation(EpisodeBatch.RETURN, recent.get(i).batchSeq(), Vectors.cosine(now.embedding(), recent.get(i).embedding()));
             }
         }
         if (sim >= SAME_WORDS) {
@@ -86,8 +87,8 @@ public final class EpisodePolicy {
         for (int i = recent.size() - 2; i >= 0; i--) {
             EpisodeBatch.Digest d = recent.get(i);
             boolean sameApp = now.app() != null && now.app().equals(d.app());
-            if (sameApp || cosine(now.embedding(), d.embedding()) >= CONTINUES) {
-                return new Relation(EpisodeBatch.RETURN, d.batchSeq(), cosine(now.embedding(), d.embedding()));
+            if (sameApp || Vectors.cosine(now.embedding(), d.embedding()) >= CONTINUES) {
+                return new Relation(EpisodeBatch.RETURN, d.batchSeq(), Vectors.cosine(now.embedding(), d.embedding()));
             }
         }
         return new Relation(EpisodeBatch.NEW, -1, sim);
@@ -115,37 +116,5 @@ public final class EpisodePolicy {
         int dash = Math.max(t.lastIndexOf('-'), Math.max(t.lastIndexOf('\u2013'), t.lastIndexOf('\u2014')));
         String app = (dash >= 0 && dash < t.length() - 1 ? t.substring(dash + 1) : t).replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
         return app.isEmpty() ? null : app;
-    }
-
-    /** The vector scaled to length 1; null for a missing or zero vector. */
-    static float[] unit(float[] v) {
-        if (v == null) {
-            return null;
-        }
-        double n = 0;
-        for (float x : v) {
-            n += x * x;
-        }
-        if (n == 0) {
-            return null;
-        }
-        float inv = (float) (1 / Math.sqrt(n));
-        float[] out = new float[v.length];
-        for (int i = 0; i < v.length; i++) {
-            out[i] = v[i] * inv;
-        }
-        return out;
-    }
-
-    /** Cosine of two unit vectors; -1 when either is missing. */
-    public static double cosine(float[] a, float[] b) {
-        if (a == null || b == null || a.length != b.length) {
-            return -1;
-        }
-        double dot = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-        }
-        return dot;
     }
 }

@@ -1,5 +1,6 @@
 package io.videoworld.operators.memory;
 
+import io.videoworld.core.Vectors;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.core.SourceKind;
@@ -153,7 +154,7 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
 
     private static boolean duplicates(WriterState.Event e, EpisodeBatch b) {
         return e.app() != null && e.app().equals(b.app()) && b.startPtsMs() - e.endPtsMs() <= 2000
-                && EpisodePolicy.cosine(EpisodePolicy.unit(e.embeddingSum()), b.embedding()) >= 0.9;
+                && Vectors.cosine(Vectors.unit(e.embeddingSum()), b.embedding()) >= 0.9;
     }
 
     private static WriterState.Event fresh(EpisodeBatch b, long seq, String details, List<String> links, String by) {
@@ -251,7 +252,7 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
         boolean screen = b.sourceKind() == SourceKind.SCREEN;
         return new EpisodeDoc(b.streamId(), b.epochMs(), e.seq(), e.revision(), screen ? "screen_activity" : "scene_activity",
                 screen ? "user" : "camera", e.occurredAtMs(), e.endEventTimeMs(), e.startPtsMs(), e.endPtsMs(), e.app(),
-                summary(e, b.sourceKind()), e.details(), e.labels(), e.links(), e.batches(), EpisodePolicy.unit(e.embeddingSum()), e.decidedBy(), e.closed(),
+                summary(e, b.sourceKind()), e.details(), e.labels(), e.links(), e.batches(), Vectors.unit(e.embeddingSum()), e.decidedBy(), e.closed(),
                 deleted);
     }
 

@@ -1,5 +1,7 @@
 package io.videoworld.operators.tracking;
 
+import io.videoworld.core.Boxes;
+import io.videoworld.core.Vectors;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
 import io.videoworld.core.LinearAssignment;
@@ -215,7 +217,7 @@ public final class ByteTracker {
                 for (int j = 0; j < fresh.size(); j++) {
                     Detection d = fresh.get(j);
                     LiveTrack l = candidates.get(i);
-                    cost[i][j] = d.appearance() == null || !l.category.equals(d.category()) ? 2 : 1 - cosine(l.appearance, d.appearance());
+                    cost[i][j] = d.appearance() == null || !l.category.equals(d.category()) ? 2 : 1 - Vectors.cosine(l.appearance, d.appearance());
                 }
             }
             int[] m4 = LinearAssignment.solve(cost, 1 - p.reidMinSimilarity());
@@ -336,7 +338,7 @@ public final class ByteTracker {
         List<LiveTrack> drop = new ArrayList<>();
         for (LiveTrack a : tracked) {
             for (LiveTrack b : lost) {
-                if (a.activated && 1 - iou(a.box(), b.box()) < 0.15) {
+                if (a.activated && 1 - Boxes.iou(a.box(), b.box()) < 0.15) {
                     drop.add(a.hits >= b.hits ? b : a);
                 }
             }
@@ -352,39 +354,15 @@ public final class ByteTracker {
                 Detection d = ds.get(j);
                 float[] a = ts.get(i).appearance;
                 if (!ts.get(i).category.equals(d.category())
-                        || gate < 1 && a != null && d.appearance() != null && 1 - cosine(a, d.appearance()) > gate) {
+                        || gate < 1 && a != null && d.appearance() != null && 1 - Vectors.cosine(a, d.appearance()) > gate) {
                     c[i][j] = 1;
                     continue;
                 }
-                double iou = iou(b, new double[] {d.x1(), d.y1(), d.x2(), d.y2()});
+                double iou = Boxes.iou(b, new double[] {d.x1(), d.y1(), d.x2(), d.y2()});
                 c[i][j] = 1 - (fuseScore ? iou * d.score() : iou);
             }
         }
         return c;
-    }
-
-    /** Intersection over union of two (x1, y1, x2, y2) boxes. */
-    public static double iou(double[] a, double[] b) {
-        double w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-        double h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-        if (w <= 0 || h <= 0) {
-            return 0;
-        }
-        double inter = w * h;
-        double union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
-        return union <= 0 ? 0 : inter / union;
-    }
-
-    static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
     }
 
     private static float[] blend(float[] old, float[] now) {

@@ -9,7 +9,7 @@ import io.videoworld.core.Ids;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
-import io.videoworld.operators.inference.TextEmbedder;
+import io.videoworld.perception.TextEmbedder;
 import java.util.Comparator;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
 import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
 import static org.bytedeco.opencv.global.opencv_imgproc.resize;

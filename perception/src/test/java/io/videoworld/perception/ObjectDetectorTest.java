@@ -1,10 +1,10 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
+import io.videoworld.core.Boxes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.videoworld.core.Detection;
-import io.videoworld.operators.tracking.ByteTracker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -77,6 +77,6 @@ class ObjectDetectorTest {
     }
 
     private static double iou(Detection d, double x1, double y1, double x2, double y2) {
-        return ByteTracker.iou(new double[] {d.x1(), d.y1(), d.x2(), d.y2()}, new double[] {x1, y1, Math.min(x2, 1e9), y2});
+        return Boxes.iou(new double[] {d.x1(), d.y1(), d.x2(), d.y2()}, new double[] {x1, y1, Math.min(x2, 1e9), y2});
     }
 }

@@ -1,5 +1,6 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
+import io.videoworld.core.Vectors;
 import io.videoworld.core.FrameFeatures;
 
 /**
@@ -39,6 +40,6 @@ public final class ImageDescriptor {
             }
         }
         System.arraycopy(f.hist(), 0, out, 48, 128);
-        return MiniLmTranslator.normalise(out);
+        return Vectors.normaliseInPlace(out);
     }
 }

@@ -1,5 +1,6 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
+import io.videoworld.core.Vectors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -28,9 +29,9 @@ class TextEmbedderTest {
         float[] cyclist = embedder.embed("Someone cycles along the road.");
         float[] markets = embedder.embed("Quarterly earnings fell short of analyst expectations.");
         assertThat(bike).hasSize(TextEmbedder.DIMENSIONS);
-        double norm = TextEmbedder.cosine(bike, bike);
+        double norm = Vectors.cosine(bike, bike);
         assertThat(norm).isCloseTo(1.0, within(1e-4));
-        assertThat(TextEmbedder.cosine(bike, cyclist)).isGreaterThan(TextEmbedder.cosine(bike, markets) + 0.3);
+        assertThat(Vectors.cosine(bike, cyclist)).isGreaterThan(Vectors.cosine(bike, markets) + 0.3);
     }
 
     @Test
@@ -38,7 +39,7 @@ class TextEmbedderTest {
         float[] query = embedder.embed("spreadsheet with quarterly sales figures");
         float[] sheet = embedder.embed("Sales Q3 | Revenue | Total | =SUM(B2:B9)");
         float[] chat = embedder.embed("hey are we still on for lunch tomorrow?");
-        assertThat(TextEmbedder.cosine(query, sheet)).isGreaterThan(TextEmbedder.cosine(query, chat));
+        assertThat(Vectors.cosine(query, sheet)).isGreaterThan(Vectors.cosine(query, chat));
     }
 
     @Test
@@ -46,7 +47,7 @@ class TextEmbedderTest {
         float[] hidden = {1, 2, 3, 4, 100, 100};
         float[] pooled = MiniLmTranslator.meanPool(hidden, new long[] {1, 1, 0}, 2);
         assertThat(pooled).containsExactly(2f, 3f);
-        float[] unit = MiniLmTranslator.normalise(new float[] {3, 4});
+        float[] unit = Vectors.normaliseInPlace(new float[] {3, 4});
         assertThat(unit).containsExactly(0.6f, 0.8f);
     }
 }

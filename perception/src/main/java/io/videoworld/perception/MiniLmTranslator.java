@@ -1,5 +1,6 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
+import io.videoworld.core.Vectors;
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.ndarray.NDArray;
@@ -43,7 +44,7 @@ public final class MiniLmTranslator implements NoBatchifyTranslator<String, floa
     public float[] processOutput(TranslatorContext ctx, NDList list) {
         NDArray hidden = list.get(0);
         long[] shape = hidden.getShape().getShape();
-        return normalise(meanPool(hidden.toFloatArray(), mask, (int) shape[shape.length - 1]));
+        return Vectors.normaliseInPlace(meanPool(hidden.toFloatArray(), mask, (int) shape[shape.length - 1]));
     }
 
     /** Mean of the token vectors whose mask is 1; {@code hidden} is tokens x dim, row-major. */
@@ -63,19 +64,5 @@ public final class MiniLmTranslator implements NoBatchifyTranslator<String, floa
             out[d] /= Math.max(1, count);
         }
         return out;
-    }
-
-    static float[] normalise(float[] v) {
-        double sum = 0;
-        for (float x : v) {
-            sum += x * x;
-        }
-        double norm = Math.sqrt(sum);
-        if (norm > 0) {
-            for (int i = 0; i < v.length; i++) {
-                v[i] = (float) (v[i] / norm);
-            }
-        }
-        return v;
     }
 }

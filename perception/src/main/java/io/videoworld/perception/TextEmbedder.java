@@ -1,4 +1,4 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
 import ai.djl.MalformedModelException;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
@@ -58,15 +58,6 @@ public final class TextEmbedder implements AutoCloseable {
         } catch (TranslateException e) {
             throw new IllegalStateException("embedding failed", e);
         }
-    }
-
-    /** Cosine similarity of two unit vectors. */
-    public static double cosine(float[] a, float[] b) {
-        double s = 0;
-        for (int i = 0; i < a.length; i++) {
-            s += a[i] * b[i];
-        }
-        return s;
     }
 
     @Override

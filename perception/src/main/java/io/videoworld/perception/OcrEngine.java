@@ -1,4 +1,4 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
 import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;

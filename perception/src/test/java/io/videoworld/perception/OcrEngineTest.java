@@ -1,4 +1,4 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

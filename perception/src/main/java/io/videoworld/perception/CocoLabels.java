@@ -1,4 +1,4 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
 import java.util.List;
 

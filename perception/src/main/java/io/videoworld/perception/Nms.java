@@ -1,7 +1,7 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
+import io.videoworld.core.Boxes;
 import io.videoworld.core.Detection;
-import io.videoworld.operators.tracking.ByteTracker;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,7 +18,7 @@ final class Nms {
             boolean suppressed = false;
             for (Detection k : kept) {
                 if (k.category().equals(d.category())
-                        && ByteTracker.iou(new double[] {k.x1(), k.y1(), k.x2(), k.y2()}, new double[] {d.x1(), d.y1(), d.x2(), d.y2()}) > iouThreshold) {
+                        && Boxes.iou(new double[] {k.x1(), k.y1(), k.x2(), k.y2()}, new double[] {d.x1(), d.y1(), d.x2(), d.y2()}) > iouThreshold) {
                     suppressed = true;
                     break;
                 }

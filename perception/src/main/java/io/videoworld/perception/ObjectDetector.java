@@ -1,4 +1,4 @@
-package io.videoworld.operators.inference;
+package io.videoworld.perception;
 
 import ai.djl.MalformedModelException;
 import ai.djl.engine.Engine;
