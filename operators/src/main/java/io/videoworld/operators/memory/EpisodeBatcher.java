@@ -1,20 +1,7 @@
 package io.videoworld.operators.memory;
 
-import io.videoworld.core.Vectors;
-import io.videoworld.core.Detection;
 import io.videoworld.core.EpisodeBatch;
-import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Observation;
-import io.videoworld.core.Perception;
-import io.videoworld.core.Segment;
-import io.videoworld.core.SourceKind;
-import io.videoworld.core.TextLine;
-import io.videoworld.core.TrackDoc;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -36,17 +23,12 @@ import org.apache.flink.util.Collector;
  * so a camera that never cuts still gets events every {@code maxBatchMs}. State: pending shots,
  * perceptions not yet batched, recent tracks and the last ten batch digests; a new push resets it
  * and an event-time timer {@code idleMs} after the latest observation settles the rest and clears it.
+ * The decisions are {@link EpisodeBatching}'s; this class stores the state and sets the timers.
  */
 public final class EpisodeBatcher extends KeyedProcessFunction<String, Observation, EpisodeBatch> {
-    static final int RECENT = 10;
-    private static final int MAX_LINES = 40;
-    private static final int MAX_ORPHANS = 2000;
-    private static final int MAX_TRACKS = 200;
+    static final int RECENT = EpisodeBatching.RECENT;
 
-    private final long maxBatchMs;
-    private final long idleMs;
-    private final long graceMs;
-    private final boolean expectPerception;
+    private final EpisodeBatching engine;
     private transient ValueState<BatcherState> state;
 
     /**
@@ -54,19 +36,12 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
      * @param expectPerception whether keyframes get perception (when off, shots are taken as soon as they close)
      */
     public EpisodeBatcher(long maxBatchMs, long idleMs, long graceMs, boolean expectPerception) {
-        this.maxBatchMs = maxBatchMs;
-        this.idleMs = idleMs;
-        this.graceMs = graceMs;
-        this.expectPerception = expectPerception;
+        this.engine = new EpisodeBatching(maxBatchMs, idleMs, graceMs, expectPerception);
     }
 
     @Override
     public void open(OpenContext ctx) {
         state = getRuntimeContext().getState(new ValueStateDescriptor<>("episode-batcher", TypeInformation.of(BatcherState.class)));
-    }
-
-    private static BatcherState fresh(long epochMs) {
-        return new BatcherState(epochMs, null, 0, Long.MIN_VALUE, List.of(), List.of(), List.of(), List.of(), Long.MIN_VALUE, -1, -1);
     }
 
     @Override
@@ -76,71 +51,11 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
             return;
         }
         if (s != null && o.epochMs() > s.epochMs()) {
-            finish(s, ctx.timerService(), out);
+            // A new push of the stream: the old one is settled first.
+            apply(s, engine.finish(s), ctx.timerService(), out);
             s = null;
         }
-        s = s == null ? fresh(o.epochMs()) : s;
-        List<BatcherState.PendingShot> pending = new ArrayList<>(s.pending());
-        List<Perception> orphans = new ArrayList<>(s.orphans());
-        List<TrackDoc> tracks = new ArrayList<>(s.tracks());
-        long eventTime = s.lastEventTimeMs();
-        SourceKind kind = s.sourceKind();
-        if (o.video() != null) {
-            kind = o.video().sourceKind();
-            eventTime = Math.max(eventTime, o.video().lastEventTimeMs());
-        } else if (o.shot() != null && Segment.SHOT.equals(o.shot().kind())) {
-            Segment shot = o.shot();
-            kind = shot.sourceKind();
-            if (shot.endPtsMs() > s.emittedUntilPts()) {
-                List<Perception> mine = new ArrayList<>();
-                orphans.removeIf(p -> {
-                    boolean in = p.frameIndex() >= shot.startFrame() && p.frameIndex() < shot.endFrame();
-                    if (in) {
-                        mine.add(p);
-                    }
-                    return in;
-                });
-                int at = pending.size();
-                while (at > 0 && pending.get(at - 1).shot().startFrame() > shot.startFrame()) {
-                    at--;
-                }
-                pending.add(at, new BatcherState.PendingShot(shot, mine));
-            }
-            eventTime = Math.max(eventTime, shot.endEventTimeMs());
-        } else if (o.perception() != null && !timely(o.perception().role())) {
-            // Middle and last keyframes are chosen when a shot closes, long after their frames: their
-            // arrival depends on timing, so batches read only the first and periodic ones.
-            return;
-        } else if (o.perception() != null) {
-            Perception p = o.perception();
-            boolean placed = p.ptsMs() < s.emittedUntilPts();
-            for (int i = 0; i < pending.size() && !placed; i++) {
-                Segment shot = pending.get(i).shot();
-                if (p.frameIndex() >= shot.startFrame() && p.frameIndex() < shot.endFrame()) {
-                    List<Perception> got = new ArrayList<>(pending.get(i).perceived());
-                    got.add(p);
-                    pending.set(i, new BatcherState.PendingShot(shot, got));
-                    placed = true;
-                }
-            }
-            if (!placed) {
-                orphans.add(p);
-                if (orphans.size() > MAX_ORPHANS) {
-                    orphans.remove(0);
-                }
-            }
-            eventTime = Math.max(eventTime, p.eventTimeMs());
-        } else if (o.track() != null) {
-            tracks.removeIf(t -> t.trackNumber() == o.track().trackNumber());
-            tracks.add(o.track());
-            if (tracks.size() > MAX_TRACKS) {
-                tracks.remove(0);
-            }
-        }
-        s = new BatcherState(s.epochMs(), kind, s.nextBatch(), s.emittedUntilPts(), pending, orphans, tracks, s.recent(), eventTime,
-                s.idleTimerAt(), s.openTimerAt());
-        s = drain(s, false, ctx.timerService().currentWatermark(), out);
-        state.update(timers(s, ctx.timerService()));
+        apply(s, engine.observe(s, o, ctx.timerService().currentWatermark()), ctx.timerService(), out);
     }
 
     @Override
@@ -149,252 +64,35 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
         if (s == null) {
             return;
         }
-        if (timestamp == s.idleTimerAt()) {
-            finish(s, ctx.timerService(), out);
+        // The timer that fired is gone: forget it so it is not deleted again.
+        boolean idle = timestamp == s.idleTimerAt();
+        BatcherState before = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(),
+                s.tracks(), s.recent(), s.lastEventTimeMs(), idle ? -1 : s.idleTimerAt(), idle ? s.openTimerAt() : -1);
+        apply(before, engine.timer(s, timestamp), ctx.timerService(), out);
+    }
+
+    /** Emits the step's batches, moves the timers from what {@code before} set to what the step wants, and stores or clears the state. */
+    private void apply(BatcherState before, EpisodeBatching.Step step, TimerService timers, Collector<EpisodeBatch> out) throws Exception {
+        step.batches().forEach(out::collect);
+        BatcherState after = step.state();
+        move(before == null ? -1 : before.idleTimerAt(), after == null ? -1 : after.idleTimerAt(), timers);
+        move(before == null ? -1 : before.openTimerAt(), after == null ? -1 : after.openTimerAt(), timers);
+        if (after == null) {
+            state.clear();
+        } else {
+            state.update(after);
+        }
+    }
+
+    private static void move(long from, long to, TimerService timers) {
+        if (from == to) {
             return;
         }
-        s = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), s.idleTimerAt(), -1);
-        s = drain(s, false, timestamp, out);
-        state.update(timers(s, ctx.timerService()));
+        if (from >= 0) {
+            timers.deleteEventTimeTimer(from);
+        }
+        if (to >= 0) {
+            timers.registerEventTimeTimer(to);
+        }
     }
-
-    /** Emits everything still held and clears the stream. */
-    private void finish(BatcherState s, TimerService timers, Collector<EpisodeBatch> out) {
-        drain(s, true, Long.MAX_VALUE, out);
-        if (s.idleTimerAt() >= 0) {
-            timers.deleteEventTimeTimer(s.idleTimerAt());
-        }
-        if (s.openTimerAt() >= 0) {
-            timers.deleteEventTimeTimer(s.openTimerAt());
-        }
-        state.clear();
-    }
-
-    /** The idle timer after the latest observation, and a timer for when the open shot's next batch can be cut. */
-    private BatcherState timers(BatcherState s, TimerService timers) {
-        long idle = s.idleTimerAt();
-        if (s.lastEventTimeMs() != Long.MIN_VALUE && idle != s.lastEventTimeMs() + idleMs) {
-            if (idle >= 0) {
-                timers.deleteEventTimeTimer(idle);
-            }
-            idle = s.lastEventTimeMs() + idleMs;
-            timers.registerEventTimeTimer(idle);
-        }
-        long open = s.openTimerAt();
-        long wanted = -1;
-        if (s.pending().isEmpty() && !s.orphans().isEmpty()) {
-            long first = s.orphans().stream().mapToLong(Perception::eventTimeMs).min().getAsLong();
-            long last = s.orphans().stream().mapToLong(Perception::eventTimeMs).max().getAsLong();
-            wanted = Math.min(first + maxBatchMs, last) + graceMs;
-            wanted = Math.max(wanted, timers.currentWatermark() + 1);
-        }
-        if (wanted != open) {
-            if (open >= 0) {
-                timers.deleteEventTimeTimer(open);
-            }
-            if (wanted >= 0) {
-                timers.registerEventTimeTimer(wanted);
-            }
-            open = wanted;
-        }
-        return new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), idle, open);
-    }
-
-    /**
-     * Emits the batches of every complete shot at the head of the queue, then, when no closed shot
-     * waits, those of the open shot up to what the watermark guarantees (everything when forced).
-     */
-    private BatcherState drain(BatcherState s, boolean force, long watermark, Collector<EpisodeBatch> out) {
-        List<BatcherState.PendingShot> pending = new ArrayList<>(s.pending());
-        List<Perception> orphans = new ArrayList<>(s.orphans());
-        List<EpisodeBatch.Digest> recent = new ArrayList<>(s.recent());
-        long next = s.nextBatch();
-        long until = s.emittedUntilPts();
-        while (!pending.isEmpty() && (force || complete(pending.get(0), until))) {
-            BatcherState.PendingShot p = pending.remove(0);
-            Segment shot = p.shot();
-            long from = Math.max(shot.startPtsMs(), until);
-            List<Perception> kfs = p.perceived().stream().filter(x -> x.ptsMs() >= from).toList();
-            long startEvent = shot.startEventTimeMs() + (from - shot.startPtsMs());
-            for (EpisodeBatch b : batches(shot.streamId(), shot.epochMs(), shot.sourceKind(), shot.id(), shot.sceneId(), from, shot.endPtsMs(),
-                    startEvent, kfs, next, recent, s.tracks(), true)) {
-                next = emit(b, out, recent);
-            }
-            until = Math.max(until, shot.endPtsMs());
-            long cut = until;
-            orphans.removeIf(x -> x.ptsMs() < cut);
-        }
-        if (pending.isEmpty() && !orphans.isEmpty() && s.sourceKind() != null) {
-            long safe = force ? Long.MAX_VALUE : watermark == Long.MIN_VALUE ? Long.MIN_VALUE : watermark - graceMs;
-            List<Perception> ready = orphans.stream().filter(x -> x.eventTimeMs() <= safe && x.ptsMs() >= s.emittedUntilPts())
-                    .sorted((a, b) -> Long.compare(a.ptsMs(), b.ptsMs())).toList();
-            if (!ready.isEmpty()) {
-                Perception first = ready.get(0);
-                long from = until == Long.MIN_VALUE ? first.ptsMs() : until;
-                long end = force ? ready.get(ready.size() - 1).ptsMs() + 1 : Long.MIN_VALUE;
-                long startEvent = first.eventTimeMs() - (first.ptsMs() - from);
-                for (EpisodeBatch b : batches(first.streamId(), first.epochMs(), s.sourceKind(), null, null, from, end, startEvent, ready, next,
-                        recent, s.tracks(), force)) {
-                    next = emit(b, out, recent);
-                    until = Math.max(until, b.endPtsMs());
-                }
-                long cut = until;
-                orphans.removeIf(x -> x.ptsMs() < cut);
-            }
-        }
-        return new BatcherState(s.epochMs(), s.sourceKind(), next, until, pending, orphans, s.tracks(), recent, s.lastEventTimeMs(),
-                s.idleTimerAt(), s.openTimerAt());
-    }
-
-    /** Keyframes emitted as their frame passes (first, periodic), not at the shot's close. */
-    static boolean timely(String role) {
-        return KeyframeRef.FIRST.equals(role) || KeyframeRef.PERIODIC.equals(role);
-    }
-
-    private static long emit(EpisodeBatch b, Collector<EpisodeBatch> out, List<EpisodeBatch.Digest> recent) {
-        out.collect(b);
-        recent.add(digest(b));
-        if (recent.size() > RECENT) {
-            recent.remove(0);
-        }
-        return b.batchSeq() + 1;
-    }
-
-    private boolean complete(BatcherState.PendingShot p, long until) {
-        if (!expectPerception) {
-            return true;
-        }
-        for (KeyframeRef k : p.shot().keyframes()) {
-            if (timely(k.role()) && k.ptsMs() >= until && p.perceived().stream().noneMatch(x -> x.frameIndex() == k.frameIndex())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Batches over [from, to) from the keyframes in it: a new batch starts at the keyframe where
-     * the window title names another app, or once a batch has lasted {@code maxBatchMs}. With
-     * {@code closedEnd} false (the open shot), {@code to} is unknown and only batches already ended
-     * by a switch or by the limit are returned; the rest waits for more evidence.
-     */
-    private List<EpisodeBatch> batches(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to,
-            long startEvent, List<Perception> kfsIn, long firstSeq, List<EpisodeBatch.Digest> recent, List<TrackDoc> tracks, boolean closedEnd) {
-        boolean screen = kind == SourceKind.SCREEN;
-        List<Perception> kfs = kfsIn.stream().sorted((a, b) -> Long.compare(a.ptsMs(), b.ptsMs())).toList();
-        List<Long> starts = new ArrayList<>();
-        starts.add(from);
-        String pieceApp = null;
-        for (Perception k : kfs) {
-            long pieceStart = starts.get(starts.size() - 1);
-            String app = screen ? EpisodePolicy.appOf(title(List.of(k))) : null;
-            boolean switched = app != null && pieceApp != null && !app.equals(pieceApp);
-            if (k.ptsMs() > pieceStart && (switched || k.ptsMs() - pieceStart >= maxBatchMs)) {
-                starts.add(k.ptsMs());
-                pieceApp = app;
-            } else if (pieceApp == null) {
-                pieceApp = app;
-            }
-        }
-        int pieces = closedEnd ? starts.size() : starts.size() - 1;
-        List<EpisodeBatch> out = new ArrayList<>();
-        List<EpisodeBatch.Digest> context = new ArrayList<>(recent);
-        for (int i = 0; i < pieces; i++) {
-            long a = starts.get(i);
-            long b = i == starts.size() - 1 ? to : starts.get(i + 1);
-            List<Perception> in = kfs.stream().filter(x -> x.ptsMs() >= a && x.ptsMs() < Math.max(b, a + 1)).toList();
-            EpisodeBatch batch = batch(stream, epoch, kind, shotId, sceneId, a, b, startEvent + (a - from), startEvent + (b - from), in,
-                    firstSeq + i, context, tracks);
-            out.add(batch);
-            context.add(digest(batch));
-            if (context.size() > RECENT) {
-                context.remove(0);
-            }
-        }
-        return out;
-    }
-
-    private EpisodeBatch batch(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to, long startEvent,
-            long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<TrackDoc> tracks) {
-        // A keyframe whose perception failed says nothing about the screen: unknown, not blank.
-        List<Perception> known = in.stream().filter(x -> !x.isFailed()).toList();
-        boolean unknown = known.isEmpty() && !in.isEmpty() && !context.isEmpty();
-        in = known;
-        String title = title(in);
-        LinkedHashSet<String> lines = new LinkedHashSet<>();
-        Map<String, Integer> labels = new LinkedHashMap<>();
-        float[] mean = null;
-        for (Perception x : in) {
-            for (TextLine l : x.lines()) {
-                if (lines.size() < MAX_LINES && !l.text().isBlank()) {
-                    lines.add(l.text().trim());
-                }
-            }
-            for (Detection d : x.objects()) {
-                if (d.score() >= 0.3) {
-                    labels.merge(d.category(), 1, Integer::sum);
-                }
-            }
-            if (x.textEmbedding() != null) {
-                mean = mean == null ? new float[x.textEmbedding().length] : mean;
-                for (int k = 0; k < mean.length; k++) {
-                    mean[k] += x.textEmbedding()[k];
-                }
-            }
-        }
-        List<String> seen = new ArrayList<>();
-        for (TrackDoc t : tracks) {
-            if (t.first().ptsMs() < to && t.last().ptsMs() >= from) {
-                seen.add(t.category() + " t:" + String.format("%06d", t.trackNumber()));
-            }
-        }
-        float[] embedding = Vectors.unit(mean);
-        String app = kind == SourceKind.SCREEN ? EpisodePolicy.appOf(title) : null;
-        List<String> lineList = List.copyOf(lines);
-        EpisodeBatch.Digest digest = new EpisodeBatch.Digest(seq, from, to, app, title,
-                String.join(" | ", lineList.subList(0, Math.min(6, lineList.size()))), embedding, sceneId);
-        EpisodePolicy.Relation r;
-        if (unknown) {
-            // Nothing could be read: no evidence the activity changed, so the batch continues the last
-            // one and stands for it in later comparisons.
-            EpisodeBatch.Digest last = context.get(context.size() - 1);
-            r = new EpisodePolicy.Relation(EpisodeBatch.CONTINUE, -1, -1);
-            app = last.app();
-            title = last.title();
-            embedding = last.embedding();
-        } else {
-            r = EpisodePolicy.relate(digest, context, kind);
-        }
-        List<String> sortedLabels = labels.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).map(Map.Entry::getKey).toList();
-        return new EpisodeBatch(stream, epoch, seq, kind, from, to, startEvent, endEvent, (int) Math.max(1, (to - from + 999) / 1000),
-                shotId, sceneId, app, title, lineList, sortedLabels, seen, embedding, r.kind(), r.relatedBatch(), r.similarity(),
-                List.copyOf(context), List.of(), EpisodeBatch.AMBIGUOUS.equals(r.kind()) ? null : "rules");
-    }
-
-    static EpisodeBatch.Digest digest(EpisodeBatch b) {
-        return new EpisodeBatch.Digest(b.batchSeq(), b.startPtsMs(), b.endPtsMs(), b.app(), b.title(),
-                String.join(" | ", b.lines().subList(0, Math.min(6, b.lines().size()))), b.embedding(), b.sceneId());
-    }
-
-    /** The window title: the topmost line read near the top edge of the first keyframe with text. */
-    static String title(List<Perception> in) {
-        for (Perception x : in) {
-            TextLine top = null;
-            for (TextLine l : x.lines()) {
-                if (l.y() < Math.max(40, x.height() * 0.1) && (top == null || l.y() < top.y())) {
-                    top = l;
-                }
-            }
-            if (top != null) {
-                return top.text().trim();
-            }
-            if (!x.lines().isEmpty()) {
-                return x.lines().get(0).text().trim();
-            }
-        }
-        return null;
-    }
-
 }

@@ -1,0 +1,82 @@
+package io.videoworld.operators.memory;
+
+import static io.videoworld.operators.memory.MemoryFixtures.EPOCH;
+import static io.videoworld.operators.memory.MemoryFixtures.screen;
+import static io.videoworld.operators.memory.MemoryFixtures.shot;
+import static io.videoworld.operators.memory.MemoryFixtures.topic;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.core.EpisodeBatch;
+import io.videoworld.core.EpisodeDoc;
+import io.videoworld.core.Observation;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The batching and writing engines without Flink: state in, state and output out. */
+class EpisodeEnginesTest {
+    private static final String DESK = "desk";
+    private static final long IDLE = 60_000;
+    private final EpisodeBatching batching = new EpisodeBatching(20_000, IDLE, 5_000, true);
+    private final EpisodeWriting writing = new EpisodeWriting(IDLE);
+
+    @Test
+    void aShotIsBatchedOnlyOnceEveryTimelyKeyframeIsPerceivedAndTheIdleTimerFollowsTheLatestObservation() {
+        EpisodeBatching.Step step = batching.observe(null, Observation.of(shot(DESK, 0, 3)), Long.MIN_VALUE);
+        assertThat(step.batches()).isEmpty();
+        for (int s = 0; s < 3; s++) {
+            step = batching.observe(step.state(), Observation.of(screen(DESK, s, "Inbox - Mail", "Lunch at noon", topic(0, 0.1))),
+                    Long.MIN_VALUE);
+            assertThat(step.batches()).hasSize(s < 2 ? 0 : 1);
+        }
+        assertThat(step.batches().get(0).app()).isEqualTo("mail");
+        assertThat(step.state().idleTimerAt()).isEqualTo(EPOCH + 3_000 + IDLE);
+        EpisodeBatching.Step idle = batching.timer(step.state(), step.state().idleTimerAt());
+        assertThat(idle.state()).as("the idle timer clears the stream").isNull();
+    }
+
+    @Test
+    void finishingEmitsWhatIsStillHeldAndLeavesNoState() {
+        EpisodeBatching.Step step = batching.observe(null, Observation.of(shot(DESK, 0, 4)), Long.MIN_VALUE);
+        step = batching.observe(step.state(), Observation.of(screen(DESK, 0, "Inbox - Mail", "Lunch at noon", topic(0, 0.1))), Long.MIN_VALUE);
+        assertThat(step.batches()).as("three keyframes still unread").isEmpty();
+        EpisodeBatching.Step done = batching.finish(step.state());
+        assertThat(done.state()).isNull();
+        assertThat(done.batches()).hasSize(1);
+    }
+
+    @Test
+    void writingMergesContinuationsInsertsChangesAndLinksReturns() {
+        List<EpisodeBatch> batches = new ArrayList<>();
+        EpisodeBatching.Step step = null;
+        int[][] shots = {{0, 6}, {6, 12}, {12, 18}};
+        String[] titles = {"Inbox - Mail", "billing.py - Code Editor", "Inbox - Mail"};
+        for (int i = 0; i < shots.length; i++) {
+            step = batching.observe(step == null ? null : step.state(), Observation.of(shot(DESK, shots[i][0], shots[i][1])), Long.MIN_VALUE);
+            batches.addAll(step.batches());
+            for (int s = shots[i][0]; s < shots[i][1]; s++) {
+                step = batching.observe(step.state(), Observation.of(screen(DESK, s, titles[i], "line " + i, topic(i == 1 ? 10 : 0, 0.1))),
+                        Long.MIN_VALUE);
+                batches.addAll(step.batches());
+            }
+        }
+        batches.addAll(batching.finish(step.state()).batches());
+        assertThat(batches).extracting(EpisodeBatch::relation).containsExactly(EpisodeBatch.NEW, EpisodeBatch.NEW, EpisodeBatch.RETURN);
+
+        WriterState state = null;
+        List<String> decisions = new ArrayList<>();
+        List<EpisodeDoc> docs = new ArrayList<>();
+        for (EpisodeBatch b : batches) {
+            EpisodeWriting.Step w = writing.write(state, b);
+            state = w.state();
+            decisions.add(w.decision());
+            docs.addAll(w.docs());
+        }
+        assertThat(decisions).containsExactly("insert", "insert", "insert");
+        EpisodeDoc back = docs.get(docs.size() - 1);
+        assertThat(back.linkedEventIds()).containsExactly(EpisodeDoc.id(DESK, 1));
+        assertThat(state.timerAt()).isEqualTo(batches.get(2).endEventTimeMs() + IDLE);
+        WriterState newerPush = new WriterState(EPOCH + 1, 1, List.of(), Long.MIN_VALUE, -1);
+        assertThat(writing.write(newerPush, batches.get(0))).as("a batch of an older push is ignored").isNull();
+    }
+}
