@@ -20,7 +20,8 @@ public final class ShotOptions {
     public static final ConfigOption<Double> FADE_FLOOR = ConfigOptions.key("vw.shots.fade-floor")
             .doubleType().defaultValue(D.fadeFloor()).withDescription("Mean brightness (0-255) under which a frame is black.");
     public static final ConfigOption<Double> DISSOLVE_THRESHOLD = ConfigOptions.key("vw.shots.dissolve-threshold")
-            .doubleType().defaultValue(D.dissolveThreshold()).withDescription("Histogram change (0-1) over the window that makes a dissolve.");
+            .doubleType().defaultValue(D.dissolveThreshold())
+            .withDescription("RMS pixel difference (0-255) of the frames before and after a gradual transition that it must reach.");
     public static final ConfigOption<Duration> MIN_SHOT = ConfigOptions.key("vw.shots.min-length").durationType()
             .defaultValue(Duration.ofMillis(Math.round(D.minShotSec() * 1000))).withDescription("Shortest shot.");
     public static final ConfigOption<Duration> KEYFRAME_EVERY = ConfigOptions.key("vw.shots.keyframe-every").durationType()

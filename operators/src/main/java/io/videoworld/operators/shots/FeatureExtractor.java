@@ -1,6 +1,7 @@
 package io.videoworld.operators.shots;
 
 import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
+import static org.bytedeco.opencv.global.opencv_core.CV_8UC3;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_2;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_4;
@@ -15,6 +16,7 @@ import static org.bytedeco.opencv.global.opencv_imgproc.resize;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameFeatures;
+import io.videoworld.core.SourceKind;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.opencv.opencv_core.Mat;
 import org.bytedeco.opencv.opencv_core.Size;
@@ -55,26 +57,43 @@ public final class FeatureExtractor {
             if (decoded == null || decoded.empty()) {
                 throw new IllegalArgumentException("frame " + frame.index() + " of " + batch.streamId() + " does not decode");
             }
-            int fh = Math.max(1, (int) Math.round((double) decoded.rows() * WIDTH / decoded.cols()));
-            try (Mat resized = new Mat(); Mat hsv = new Mat(); Mat gray = new Mat(); Mat hashImg = new Mat()) {
-                Mat small = decoded;
-                if (decoded.cols() != WIDTH || decoded.rows() != fh) {
-                    resize(decoded, resized, new Size(WIDTH, fh), 0, 0, INTER_AREA);
-                    small = resized;
-                }
-                cvtColor(small, hsv, COLOR_BGR2HSV);
-                cvtColor(small, gray, COLOR_BGR2GRAY);
-                resize(gray, hashImg, new Size(9, 8), 0, 0, INTER_AREA);
+            return features(batch.streamId(), batch.sourceKind(), batch.sourceUri(), batch.epochMs(), frame.index(), frame.ptsMs(),
+                    batch.eventTimeMs(frame), batch.seq(), frame.width(), frame.height(), decoded, frame.jpeg());
+        }
+    }
 
-                byte[] bgr = bytes(small, WIDTH * fh * 3);
-                byte[] hsvBytes = bytes(hsv, WIDTH * fh * 3);
-                for (int i = 0; i < hsvBytes.length; i += 3) {
-                    hsvBytes[i] = HUE_TO_BYTE[hsvBytes[i] & 0xFF];
-                }
-                return new FrameFeatures(batch.streamId(), batch.sourceKind(), batch.sourceUri(), batch.epochMs(),
-                        frame.index(), frame.ptsMs(), batch.eventTimeMs(frame), batch.seq(), frame.width(), frame.height(), WIDTH, fh,
-                        hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(hashImg, 72)), frame.jpeg());
+    /**
+     * Features of a frame from pixels already decoded (BGR, {@code w x h}, shrunk to {@link #WIDTH}
+     * when wider), as a file is read without Kafka: nothing is encoded or decoded again. The
+     * features carry no JPEG; the event time is the presentation time.
+     */
+    public static FrameFeatures fromBgr(String streamId, SourceKind kind, String sourceUri, long frameIndex, long ptsMs, int sourceWidth,
+            int sourceHeight, byte[] bgr, int w, int h) {
+        try (BytePointer data = new BytePointer(bgr); Mat img = new Mat(h, w, CV_8UC3, data)) {
+            return features(streamId, kind, sourceUri, 0, frameIndex, ptsMs, ptsMs, 0, sourceWidth, sourceHeight, img, new byte[0]);
+        }
+    }
+
+    private static FrameFeatures features(String streamId, SourceKind kind, String sourceUri, long epochMs, long frameIndex, long ptsMs,
+            long eventTimeMs, long batchSeq, int width, int height, Mat decoded, byte[] jpeg) {
+        int fh = Math.max(1, (int) Math.round((double) decoded.rows() * WIDTH / decoded.cols()));
+        try (Mat resized = new Mat(); Mat hsv = new Mat(); Mat gray = new Mat(); Mat hashImg = new Mat()) {
+            Mat small = decoded;
+            if (decoded.cols() != WIDTH || decoded.rows() != fh) {
+                resize(decoded, resized, new Size(WIDTH, fh), 0, 0, INTER_AREA);
+                small = resized;
             }
+            cvtColor(small, hsv, COLOR_BGR2HSV);
+            cvtColor(small, gray, COLOR_BGR2GRAY);
+            resize(gray, hashImg, new Size(9, 8), 0, 0, INTER_AREA);
+
+            byte[] bgr = bytes(small, WIDTH * fh * 3);
+            byte[] hsvBytes = bytes(hsv, WIDTH * fh * 3);
+            for (int i = 0; i < hsvBytes.length; i += 3) {
+                hsvBytes[i] = HUE_TO_BYTE[hsvBytes[i] & 0xFF];
+            }
+            return new FrameFeatures(streamId, kind, sourceUri, epochMs, frameIndex, ptsMs, eventTimeMs, batchSeq, width, height, WIDTH, fh,
+                    hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(hashImg, 72)), jpeg);
         }
     }
 

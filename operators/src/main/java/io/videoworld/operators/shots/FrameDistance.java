@@ -19,7 +19,8 @@ public final class FrameDistance {
         if (x.length != y.length) {
             return 255;
         }
-        long sum = 0;
+        long weighted = 0;
+        long value = 0;
         for (int i = 0; i < x.length; i += 3) {
             int s1 = x[i + 1] & 0xFF;
             int s2 = y[i + 1] & 0xFF;
@@ -28,11 +29,11 @@ public final class FrameDistance {
             int lit = Math.min(v1, v2);
             int dh = Math.abs((x[i] & 0xFF) - (y[i] & 0xFF));
             dh = Math.min(dh, 256 - dh);
-            sum += dh * Math.min(lit, Math.min(s1, s2)) / 255;
-            sum += Math.abs(s1 - s2) * lit / 255;
-            sum += Math.abs(v1 - v2);
+            // Hue and saturation weighted by lightness (0-255): summed, divided once.
+            weighted += dh * Math.min(lit, Math.min(s1, s2)) + Math.abs(s1 - s2) * lit;
+            value += Math.abs(v1 - v2);
         }
-        return (double) sum / x.length;
+        return (weighted / 255.0 + value) / x.length;
     }
 
     /** Half the L1 distance of the colour histograms: 0 for the same colours, 1 for disjoint ones. */

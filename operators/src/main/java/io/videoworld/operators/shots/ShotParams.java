@@ -14,10 +14,11 @@ import java.util.Set;
  * @param adaptiveMinContent the least content score the adaptive detector accepts
  * @param adaptiveWindow neighbours on each side averaged by the adaptive detector, in frames
  * @param fadeFloor mean brightness (0-255) under which a frame counts as black
- * @param dissolveWindowSec span over which a gradual transition must change the colours
- * @param dissolveThreshold histogram distance (0-1) that span must reach
- * @param dissolveMaxStep largest share (0-1) of the window's histogram change that one frame may make inside a
- *     dissolve; a cut makes nearly all of it at once
+ * @param dissolveWindowSec longest gradual transition looked for (dissolves and fades that do not reach black)
+ * @param dissolveThreshold RMS pixel difference (0-255) of the frames before and after a gradual transition
+ *     that it must reach; the transition must also fit {@link BlendModel}
+ * @param dissolveMaxStep largest share (0-1) of a gradual transition that one frame may make; a cut makes
+ *     all of it at once
  * @param flashFrames frames after a cut in which a return to the earlier picture marks a flash, not a cut
  * @param minShotSec shortest shot; closer boundaries are dropped
  * @param keyframeEverySec periodic keyframes inside a shot, 0 for none
@@ -62,7 +63,7 @@ public record ShotParams(
 
     /** The defaults: adaptive cuts, fades and dissolves. */
     public static ShotParams defaults() {
-        return new ShotParams(Set.of(ADAPTIVE, FADE, DISSOLVE), 27, 3.0, 15, 2, 12, 1.0, 0.3, 0.5, 3, 0.6, 5.0, 1.0, 0.3, 3);
+        return new ShotParams(Set.of(ADAPTIVE, FADE, DISSOLVE), 27, 3.0, 15, 2, 12, 1.1, 20, 0.6, 3, 0.6, 5.0, 1.0, 0.3, 3);
     }
 
     /** Parses a comma-separated detector list such as {@code "content,fade"}. */

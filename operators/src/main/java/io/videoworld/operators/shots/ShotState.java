@@ -12,13 +12,13 @@ import java.util.List;
  *     differ from producer frame numbers once screen near-duplicates are dropped
  * @param frames recent frames, oldest first (JPEGs dropped once no keyframe can need them)
  * @param contents content score of each kept frame against its predecessor
- * @param steps histogram distance of each kept frame to its predecessor
  * @param nextDecide next frame whose boundary decision is due
  * @param nextAssemble next frame to be added to a shot
  * @param pending boundaries decided but not yet reached by assembly
  * @param inDark whether the latest decided frames are black
  * @param seenLight whether a non-black frame has been decided (a fade needs light before the dark)
- * @param dissolveRunStart first frame of the current run of dissolve evidence, -1 for none
+ * @param darkStart first frame of the current run of black frames, -1 when the picture is lit
+ * @param gradual the strongest gradual transition fitted in the stretch being looked at, null for none
  * @param lastKeptHash screens: perceptual hash of the last frame kept, 0 before any
  * @param lastSeenPtsMs presentation time of the latest frame, kept or dropped
  * @param lastSeenEventTimeMs event time of the latest frame, kept or dropped
@@ -30,18 +30,30 @@ public record ShotState(
         long firstPosition,
         List<FrameFeatures> frames,
         List<Double> contents,
-        List<Double> steps,
         long nextDecide,
         long nextAssemble,
         List<Boundary> pending,
         boolean inDark,
         boolean seenLight,
-        long dissolveRunStart,
+        long darkStart,
+        Gradual gradual,
         long lastKeptHash,
         long lastSeenPtsMs,
         long lastSeenEventTimeMs,
         OpenShot shot,
         OpenScene scene) {
+
+    /**
+     * A gradual transition that fits {@link BlendModel}: frames {@code centre - half} to
+     * {@code centre + half}, mixing half way at {@code middle}; {@code change} is the RMS pixel
+     * difference of its end frames and {@code residual} the worst misfit of a frame in between
+     * (as a share of {@code change}).
+     */
+    public record Gradual(long centre, int half, long middle, double change, double residual) {
+        double strength() {
+            return change * (1 - residual);
+        }
+    }
 
     /** A boundary found at {@code position}: the first frame of a new shot. */
     public record Boundary(long position, String transition, String detector, double score) {}

@@ -5,6 +5,7 @@ import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import io.videoworld.operators.shots.ShotState.Boundary;
+import io.videoworld.operators.shots.ShotState.Gradual;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,13 +16,14 @@ import java.util.TreeMap;
  *
  * <p>Decision: frame t is judged once {@code lookahead} later frames are in, which the adaptive
  * detector (neighbours on both sides) and the flash check (does the picture come back?) need.
- * Cuts come from the content and adaptive detectors, fades from runs of black frames, and
- * dissolves from the colour histogram changing a lot across a one-second window while never
- * jumping between two frames (which would be a cut) and never going black (a fade).
+ * Cuts come from the content and adaptive detectors; on screens from {@link ScreenChange} (the
+ * application's chrome or the layout changed, not a scroll or a few typed words). Fades come from
+ * runs of black frames. Gradual transitions (dissolves, and fades that do not reach black) are
+ * judged {@code gradualLag} frames behind, centred on a frame with the window around it in hand,
+ * and must fit {@link BlendModel}; their boundary is where the mix passes one half.
  *
- * <p>Assembly ({@link ShotAssembler}): frames join shots a further {@code 2 x dissolve window}
- * behind the decisions, because a dissolve is only recognised after it has passed and its
- * boundary lies in the middle of it.
+ * <p>Assembly ({@link ShotAssembler}): frames join shots behind the gradual decisions, because a
+ * transition is only recognised once it has passed and its boundary lies in the middle of it.
  */
 public final class ShotTracker {
 
@@ -34,7 +36,10 @@ public final class ShotTracker {
 
     private final ShotParams p;
     private final double fps;
-    private final int dissolveFrames;
+    private final int[] halfWidths;
+    private final int maxHalf;
+    private final int spill;
+    private final int gradualLag;
     private final int minShotFrames;
     private final int lookahead;
     private final int assemblyLag;
@@ -43,31 +48,65 @@ public final class ShotTracker {
     private long firstPosition;
     private final ArrayList<FrameFeatures> frames;
     private final ArrayList<Double> contents;
-    private final ArrayList<Double> steps;
+    /** BGR pictures of {@code frames}, rebuilt from their HSV images, and the same at half size (not part of the state). */
+    private final ArrayList<byte[]> pictures;
+    private final ArrayList<byte[]> halves;
     private long nextDecide;
     private long nextAssemble;
     private final TreeMap<Long, Boundary> pending = new TreeMap<>();
     private boolean inDark;
     private boolean seenLight;
-    private long dissolveRunStart;
+    private long darkStart;
+    private Gradual gradual;
     private long lastKeptHash;
     private long lastSeenPtsMs;
     private long lastSeenEventTimeMs;
     private final ShotAssembler assembler;
     private long duplicatesDropped;
+    private final BlendModel.Frames window = new BlendModel.Frames() {
+        @Override
+        public boolean has(long position) {
+            return ShotTracker.this.has(position);
+        }
+
+        @Override
+        public byte[] bgr(long position) {
+            return picture(position);
+        }
+
+        @Override
+        public byte[] small(long position) {
+            return halves.get((int) (position - firstPosition));
+        }
+
+        @Override
+        public int width() {
+            return frames.isEmpty() ? 1 : frames.get(0).featureWidth();
+        }
+    };
 
     private ShotTracker(ShotParams p, ShotState s) {
         this.p = p;
         this.fps = s.fps() > 0 ? s.fps() : 25;
-        this.dissolveFrames = Math.max(2, (int) Math.round(p.dissolveWindowSec() * fps));
+        double longest = Math.max(0.2, p.dissolveWindowSec());
+        this.halfWidths = java.util.Arrays.stream(BlendModel.HALF_WIDTHS_SEC).filter(h -> 2 * h <= longest + 1e-9)
+                .mapToInt(h -> Math.max(1, (int) Math.round(h * fps))).distinct().toArray();
+        this.maxHalf = halfWidths.length == 0 ? 1 : halfWidths[halfWidths.length - 1];
+        this.spill = Math.max(1, (int) Math.round(BlendModel.SPILL_SEC * fps));
+        this.gradualLag = maxHalf + Math.max(maxHalf, spill);
         this.minShotFrames = Math.max(1, (int) Math.round(p.minShotSec() * fps));
         this.lookahead = Math.max(p.adaptiveWindow(), p.flashFrames());
-        this.assemblyLag = 2 * dissolveFrames + 2;
+        // A gradual boundary lands up to three half-widths before the centre that closes it.
+        this.assemblyLag = Math.max(gradualLag + 3 * maxHalf + 2, minShotFrames + lookahead + 2);
         this.frameMs = Math.round(1000 / fps);
         this.firstPosition = s.firstPosition();
         this.frames = new ArrayList<>(s.frames());
         this.contents = new ArrayList<>(s.contents());
-        this.steps = new ArrayList<>(s.steps());
+        this.pictures = new ArrayList<>(frames.size());
+        this.halves = new ArrayList<>(frames.size());
+        for (FrameFeatures f : frames) {
+            addPicture(f, null);
+        }
         this.nextDecide = s.nextDecide();
         this.nextAssemble = s.nextAssemble();
         for (Boundary b : s.pending()) {
@@ -75,7 +114,8 @@ public final class ShotTracker {
         }
         this.inDark = s.inDark();
         this.seenLight = s.seenLight();
-        this.dissolveRunStart = s.dissolveRunStart();
+        this.darkStart = s.darkStart();
+        this.gradual = s.gradual();
         this.lastKeptHash = s.lastKeptHash();
         this.lastSeenPtsMs = s.lastSeenPtsMs();
         this.lastSeenEventTimeMs = s.lastSeenEventTimeMs();
@@ -84,7 +124,7 @@ public final class ShotTracker {
 
     /** A tracker for a new stream sampled at {@code fps}. */
     public static ShotTracker start(ShotParams p, double fps) {
-        return new ShotTracker(p, new ShotState(fps, 0, List.of(), List.of(), List.of(), 0, 0, List.of(), false, false, -1,
+        return new ShotTracker(p, new ShotState(fps, 0, List.of(), List.of(), 0, 0, List.of(), false, false, -1, null,
                 0, 0, 0, null, null));
     }
 
@@ -94,8 +134,8 @@ public final class ShotTracker {
     }
 
     public ShotState state() {
-        return new ShotState(fps, firstPosition, List.copyOf(frames), List.copyOf(contents), List.copyOf(steps), nextDecide,
-                nextAssemble, List.copyOf(pending.values()), inDark, seenLight, dissolveRunStart, lastKeptHash,
+        return new ShotState(fps, firstPosition, List.copyOf(frames), List.copyOf(contents), nextDecide,
+                nextAssemble, List.copyOf(pending.values()), inDark, seenLight, darkStart, gradual, lastKeptHash,
                 lastSeenPtsMs, lastSeenEventTimeMs, assembler.shot(), assembler.scene());
     }
 
@@ -106,6 +146,15 @@ public final class ShotTracker {
 
     /** Takes the next frame of the stream. */
     public void accept(FrameFeatures f, Output out) {
+        accept(f, null, out);
+    }
+
+    /**
+     * Takes the next frame of the stream with its picture already decoded ({@code bgr}: BGR,
+     * {@code featureWidth x featureHeight}), which saves rebuilding it from the HSV image; null
+     * rebuilds it.
+     */
+    public void accept(FrameFeatures f, byte[] bgr, Output out) {
         lastSeenPtsMs = f.ptsMs();
         lastSeenEventTimeMs = f.eventTimeMs();
         FrameFeatures prev = frames.isEmpty() ? null : frames.get(frames.size() - 1);
@@ -116,8 +165,8 @@ public final class ShotTracker {
         }
         lastKeptHash = f.dhash() == 0 ? 1 : f.dhash();
         frames.add(f);
+        addPicture(f, bgr);
         contents.add(prev == null ? 0.0 : FrameDistance.content(prev, f));
-        steps.add(prev == null ? 0.0 : FrameDistance.histogram(prev.hist(), f.hist()));
         long last = lastPosition();
         while (last - nextDecide >= lookahead) {
             decide(nextDecide++, out);
@@ -134,13 +183,28 @@ public final class ShotTracker {
         while (nextDecide <= last) {
             decide(nextDecide++, out);
         }
-        if (dissolveRunStart >= 0) {
-            closeDissolve(last + 1);
+        if (gradualOn()) {
+            for (long c = Math.max(firstPosition, last + 1 - gradualLag); c <= last; c++) {
+                judgeGradual(c);
+            }
+            closeGradual();
+        }
+        long darkRun = last + 1 - darkStart;
+        if (inDark && seenLight && darkStart >= 0 && darkRun < longDark()
+                && (darkRun >= minShotFrames || darkStart - rampStart(darkStart) >= Math.round(0.3 * fps))) {
+            // The stream ends on black after a fade out (or a while of black): a boundary of its own.
+            addBoundary(fadeOut(darkStart));
         }
         while (nextAssemble <= last) {
             assemble(nextAssemble++, out);
         }
         assembler.finish(frames.isEmpty() ? null : frames.get(frames.size() - 1), lastSeenPtsMs, lastSeenEventTimeMs, out);
+    }
+
+    private void addPicture(FrameFeatures f, byte[] decoded) {
+        byte[] bgr = decoded != null && decoded.length == f.hsv().length ? decoded : BlendModel.bgr(f);
+        pictures.add(bgr);
+        halves.add(BlendModel.half(bgr, f.featureWidth()));
     }
 
     private long lastPosition() {
@@ -155,16 +219,25 @@ public final class ShotTracker {
         return frames.get((int) (position - firstPosition));
     }
 
+    private byte[] picture(long position) {
+        return pictures.get((int) (position - firstPosition));
+    }
+
     private double contentAt(long position) {
         return contents.get((int) (position - firstPosition));
     }
 
-    private double stepAt(long position) {
-        return steps.get((int) (position - firstPosition));
-    }
-
     private boolean dark(FrameFeatures f) {
         return f.luma() < p.fadeFloor();
+    }
+
+    private boolean screen() {
+        return !frames.isEmpty() && frames.get(frames.size() - 1).sourceKind() == SourceKind.SCREEN;
+    }
+
+    /** Gradual transitions are looked for in video; screenshots a second apart have none. */
+    private boolean gradualOn() {
+        return p.uses(ShotParams.DISSOLVE) && !screen() && halfWidths.length > 0;
     }
 
     private void decide(long t, Output out) {
@@ -173,8 +246,13 @@ public final class ShotTracker {
         if (p.uses(ShotParams.FADE)) {
             if (dark && !inDark) {
                 inDark = true;
+                darkStart = t;
+            } else if (dark && seenLight && t - darkStart + 1 == longDark()) {
+                // Black for a while: the fade out ends a shot now, and the picture that returns starts another.
+                addBoundary(fadeOut(darkStart));
             } else if (!dark && inDark) {
                 inDark = false;
+                darkStart = -1;
                 if (seenLight) {
                     addBoundary(new Boundary(t, ShotParams.FADE, ShotParams.FADE, f.luma()));
                 }
@@ -184,11 +262,40 @@ public final class ShotTracker {
             seenLight = true;
         }
         if (has(t - 1)) {
-            decideCut(t);
+            if (f.sourceKind() == SourceKind.SCREEN) {
+                decideScreen(t);
+            } else {
+                decideCut(t);
+            }
         }
-        if (p.uses(ShotParams.DISSOLVE)) {
-            decideDissolve(t);
+        if (gradualOn() && has(t - gradualLag)) {
+            judgeGradual(t - gradualLag);
         }
+    }
+
+    /** Frames of black after which a fade out is a boundary even before the picture returns (two seconds). */
+    private long longDark() {
+        return Math.max(minShotFrames, Math.round(2 * fps));
+    }
+
+    /**
+     * The boundary of a fade out whose first black frame is {@code firstDark}: the middle of the
+     * ramp down (as far back as brightness kept falling, up to two seconds).
+     */
+    private Boundary fadeOut(long firstDark) {
+        long from = rampStart(firstDark);
+        long at = Math.max(Math.max(nextAssemble, firstPosition + 1), (from + firstDark + 1) / 2);
+        return new Boundary(at, ShotParams.FADE, ShotParams.FADE, at(at).luma());
+    }
+
+    /** The first frame of the ramp down into {@code firstDark}: as far back as brightness kept falling, up to two seconds. */
+    private long rampStart(long firstDark) {
+        long from = firstDark;
+        long limit = Math.max(Math.max(firstPosition, nextAssemble), firstDark - Math.round(2 * fps));
+        while (from - 1 >= limit && at(from - 1).luma() > at(from).luma()) {
+            from--;
+        }
+        return from;
     }
 
     private void decideCut(long t) {
@@ -218,6 +325,32 @@ public final class ShotTracker {
     }
 
     /**
+     * Screens: a new shot when the application or task on screen changes ({@link ScreenChange}),
+     * not when a page scrolls or a few words are typed; a screen that flips to something and back
+     * within the flash window (a menu, a notification; {@code flashFrames} frame intervals) does
+     * not cut either.
+     */
+    private void decideScreen(long t) {
+        if (!p.uses(ShotParams.CONTENT) && !p.uses(ShotParams.ADAPTIVE)) {
+            return;
+        }
+        int width = at(t).featureWidth();
+        ScreenChange.Verdict v = ScreenChange.judge(picture(t - 1), picture(t), width);
+        if (!v.changed()) {
+            return;
+        }
+        // Near-duplicates are dropped, so the next frames kept may be long after: only those within
+        // the flash window in time count (an app left idle and then left again is no flash).
+        long until = at(t).ptsMs() + p.flashFrames() * frameMs;
+        for (long k = t + 1; k <= t + p.flashFrames() && has(k) && at(k).ptsMs() <= until; k++) {
+            if (!ScreenChange.judge(picture(t - 1), picture(k), width).changed()) {
+                return;
+            }
+        }
+        addBoundary(new Boundary(t, "cut", v.reason(), v.score()));
+    }
+
+    /**
      * A flash or a one-off glitch: within a few frames the picture is back to what it was
      * before, seen from either end (t starts the flash, or t is the first frame after it).
      */
@@ -237,49 +370,57 @@ public final class ShotTracker {
         return false;
     }
 
-    private void decideDissolve(long t) {
-        boolean evidence = false;
-        boolean darkNear = false;
-        for (long k = t; k >= t - 2L * dissolveFrames && has(k); k--) {
-            darkNear |= dark(at(k));
-        }
-        long from = t - dissolveFrames;
-        if (has(from) && !darkNear) {
-            double change = FrameDistance.histogram(at(from).hist(), at(t).hist());
-            if (change >= p.dissolveThreshold()) {
-                evidence = true;
-                // Blending moves pixels across histogram bins unevenly, so one step may be a
-                // sizeable share of the change; a cut is nearly all of it in one step.
-                for (long k = from + 1; k <= t && evidence; k++) {
-                    evidence = stepAt(k) < p.dissolveMaxStep() * change;
-                }
-                for (Boundary b : pending.subMap(from, true, t, true).values()) {
-                    evidence &= ShotParams.DISSOLVE.equals(b.transition());
-                }
+    /**
+     * Fits the blend model centred on {@code c} at every half-width; overlapping fits are one
+     * transition (the strongest is kept), which is judged once the stretch has passed.
+     */
+    private void judgeGradual(long c) {
+        Gradual best = null;
+        for (int h : halfWidths) {
+            if (!has(c - h) || !has(c + h) || darkWithin(c - h - spill, c + h + spill)) {
+                continue;
+            }
+            Gradual g = BlendModel.fit(window, c, h, Math.max(h, spill), p.dissolveThreshold(), p.dissolveMaxStep());
+            if (g != null && (best == null || g.strength() > best.strength())) {
+                best = g;
             }
         }
-        if (darkNear) {
-            // Colours draining to black and back are a fade, which the fade detector reports.
-            dissolveRunStart = -1;
-        } else if (evidence && dissolveRunStart < 0) {
-            dissolveRunStart = t;
-        } else if (evidence && t - dissolveRunStart >= 2L * dissolveFrames) {
-            closeDissolve(t);
-        } else if (!evidence && dissolveRunStart >= 0) {
-            closeDissolve(t);
+        if (gradual != null && (best != null ? best.centre() - best.half() > gradual.centre() + gradual.half()
+                : c - maxHalf > gradual.centre() + gradual.half())) {
+            closeGradual();
+        }
+        if (best != null && (gradual == null || best.strength() > gradual.strength())) {
+            gradual = best;
         }
     }
 
-    /** The run of evidence [start, end) is centred half a window after the dissolve's middle. */
-    private void closeDissolve(long end) {
-        long start = dissolveRunStart;
-        dissolveRunStart = -1;
-        long at = Math.round((start + end - 1) / 2.0 - dissolveFrames / 2.0);
-        at = Math.max(at, Math.max(nextAssemble, firstPosition + 1));
-        if (has(at)) {
-            addBoundary(new Boundary(at, ShotParams.DISSOLVE, ShotParams.DISSOLVE, FrameDistance.histogram(
-                    at(Math.max(firstPosition, start - dissolveFrames)).hist(), at(Math.min(lastPosition(), end - 1)).hist())));
+    /** Whether a frame in [from, to] is black: fades through black are the fade detector's. */
+    private boolean darkWithin(long from, long to) {
+        for (long k = Math.max(from, firstPosition); k <= Math.min(to, lastPosition()); k++) {
+            if (dark(at(k))) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    /** Decides the transition held in {@link #gradual}: it stands unless shifting blocks of one end frame explains the other. */
+    private void closeGradual() {
+        Gradual g = gradual;
+        gradual = null;
+        if (g == null || !has(g.centre() - g.half()) || !has(g.centre() + g.half())) {
+            return;
+        }
+        byte[] a = picture(g.centre() - g.half());
+        byte[] b = picture(g.centre() + g.half());
+        if (a.length != b.length || !BlendModel.notMotion(a, b, at(g.centre()).featureWidth())) {
+            return;
+        }
+        long at = Math.max(g.middle(), Math.max(nextAssemble, firstPosition + 1));
+        // A cut the adaptive detector saw inside a mix was a fast part of it.
+        pending.subMap(g.centre() - g.half(), true, g.centre() + g.half(), true).values()
+                .removeIf(b2 -> "cut".equals(b2.transition()));
+        addBoundary(new Boundary(at, ShotParams.DISSOLVE, ShotParams.DISSOLVE, g.change()));
     }
 
     /** Boundaries closer than the minimum shot length to one already found are dropped. */
@@ -301,11 +442,12 @@ public final class ShotTracker {
 
     /** Keeps only the frames later decisions can still look at, and drops JPEGs assembly is done with. */
     private void trim() {
-        long keepFrom = Math.min(nextAssemble, nextDecide - Math.max(dissolveFrames, p.adaptiveWindow()) - 2);
+        long keepFrom = Math.min(nextAssemble, nextDecide - Math.max(gradualLag + maxHalf + spill, p.adaptiveWindow() + p.flashFrames()) - 2);
         while (firstPosition < keepFrom && frames.size() > 1) {
             frames.remove(0);
             contents.remove(0);
-            steps.remove(0);
+            pictures.remove(0);
+            halves.remove(0);
             firstPosition++;
         }
         for (long k = firstPosition; k < nextAssemble; k++) {
