@@ -17,7 +17,8 @@ import java.io.Serializable;
  * @param appearanceGate high-score box matches whose colour histograms are further apart than
  *     this cosine distance are refused, which stops identities swapping where people cross; 1
  *     turns the gate off (plain ByteTrack)
- * @param cutDistance whole-frame histogram distance above which a sample starts a new shot
+ * @param cutDistance whole-frame histogram distance above which a sample starts a new shot (tracks stop being
+ *     matched by position); infinite never reads the histogram
  * @param timelineCap points kept per track before the timeline is thinned to every other point
  */
 public record TrackerParams(double trackThresh, double lowThresh, double matchThresh, double secondMatchThresh,
@@ -29,8 +30,11 @@ public record TrackerParams(double trackThresh, double lowThresh, double matchTh
         return new TrackerParams(0.5, 0.1, 0.8, 0.5, 0.7, lostSamples, reidSamples, 0.85, 0.5, 0.6, 512);
     }
 
-    /** ByteTrack exactly: no appearance at all. */
+    /**
+     * ByteTrack exactly: boxes and scores only, no appearance at all, not even the whole-frame
+     * histogram that tells a cut (its cut distance is beyond any histogram distance).
+     */
     public static TrackerParams byteTrack(int lostSamples) {
-        return new TrackerParams(0.5, 0.1, 0.8, 0.5, 0.7, lostSamples, 0, 0.85, 1, 0.6, 512);
+        return new TrackerParams(0.5, 0.1, 0.8, 0.5, 0.7, lostSamples, 0, 0.85, 1, Double.POSITIVE_INFINITY, 512);
     }
 }
