@@ -1,4 +1,4 @@
-package io.videoworld.connectors.producer;
+package io.videoworld.testkit;
 
 import static org.bytedeco.opencv.global.opencv_core.CV_8UC3;
 import static org.bytedeco.opencv.global.opencv_core.addWeighted;
