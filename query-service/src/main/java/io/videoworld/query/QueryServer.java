@@ -2,7 +2,6 @@ package io.videoworld.query;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -31,6 +30,7 @@ import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +43,13 @@ public final class QueryServer implements AutoCloseable {
 
     private final RestClientTransport transport;
     private final ElasticsearchClient es;
-    private final ToolDispatcher dispatcher = new ToolDispatcher(ToolCatalog.load());
+    private final ToolDispatcher dispatcher;
     private final Javalin app;
+    private final RequestLimits limits;
+    private final JsonBodies bodies;
+    /** Where {@link #start} binds; read by the connector Javalin creates when it starts. */
+    private volatile String bindHost;
+    private volatile int bindPort;
 
     private final VideoRepository videos;
     private final FrameAccess frames;
@@ -92,8 +97,19 @@ public final class QueryServer implements AutoCloseable {
     /** @param transcriber an OpenAI-compatible transcription endpoint for get_transcript; null for subtitles only */
     public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
             io.videoworld.connectors.audio.Transcriber transcriber) {
+        this(esUrl, frameStore, auth, llm, embedder, detector, transcriber, RequestLimits.defaults());
+    }
+
+    /**
+     * @param limits how much one request may ask (body size, JSON depth, id lengths, pixels)
+     */
+    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
+            io.videoworld.connectors.audio.Transcriber transcriber, RequestLimits limits) {
         this.auth = auth;
         this.llm = llm;
+        this.limits = limits;
+        this.bodies = new JsonBodies(limits);
+        this.dispatcher = new ToolDispatcher(ToolCatalog.load());
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
         this.videos = new VideoRepository(es, READ_CACHE_MS);
@@ -141,6 +157,18 @@ public final class QueryServer implements AutoCloseable {
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
+            cfg.http.maxRequestSize = limits.maxBodyBytes();
+            // Jetty reports a client that broke off or stalled mid-body as EofException or an idle
+            // timeout, which Javalin answers itself (500 by default) before any exception handler.
+            cfg.jetty.clientAbortStatus = 400;
+            cfg.jetty.timeoutStatus = 408;
+            cfg.jetty.modifyHttpConfiguration(http -> http.setIdleTimeout(limits.bodyIdleTimeoutMs()));
+            cfg.jetty.addConnector((server, http) -> {
+                ServerConnector connector = new ServerConnector(server, new ClientErrorConnectionFactory(http));
+                connector.setHost(bindHost);
+                connector.setPort(bindPort);
+                return connector;
+            });
         });
         app.beforeMatched("/v1/*", this::authenticate);
         app.get("/health", this::health);
@@ -151,15 +179,13 @@ public final class QueryServer implements AutoCloseable {
         app.post("/v1/tools/{name}", this::callTool);
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
-        app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.field(), e.getMessage()));
-        app.exception(Exception.class, (e, ctx) -> {
-            LOG.error("request {} failed", ctx.path(), e);
-            error(ctx, 500, "internal", null, "internal error: " + e.getClass().getSimpleName());
-        });
+        app.exception(Exception.class, ErrorMapper::respond);
     }
 
     /** Starts listening; port 0 picks a free port. */
     public QueryServer start(String host, int port) {
+        bindHost = host;
+        bindPort = port;
         app.start(host, port);
         return this;
     }
@@ -188,14 +214,7 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private void callTool(Context ctx) throws Exception {
-        JsonNode body;
-        try {
-            body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
-        } catch (JsonProcessingException e) {
-            throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
-        }
-        ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), body));
+        ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), bodies.read(ctx.req())));
     }
 
     /**
@@ -241,12 +260,7 @@ public final class QueryServer implements AutoCloseable {
      * trace steps arrive as server-sent {@code step} events and the result as a {@code result} event.
      */
     private void ask(Context ctx) throws Exception {
-        JsonNode body;
-        try {
-            body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
-        } catch (JsonProcessingException e) {
-            throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage());
-        }
+        JsonNode body = bodies.read(ctx.req());
         Caller caller = ctx.attribute("caller");
         boolean sse = body.path("stream").asBoolean(false) || "text/event-stream".equals(ctx.header("Accept"));
         if (!sse) {
@@ -269,8 +283,10 @@ public final class QueryServer implements AutoCloseable {
         };
         try {
             send.accept("result", ask.ask(caller, body, step -> send.accept("step", step)));
-        } catch (ApiException e) {
-            send.accept("error", Map.of("code", e.code(), "message", e.getMessage()));
+        } catch (Exception e) {
+            // The status line is long sent: the error travels as an event, mapped like any other.
+            ErrorMapper.Answer a = ErrorMapper.answer(e, "POST /v1/ask (stream)");
+            send.accept("error", Map.of("code", a.code(), "message", a.message()));
         }
     }
 
@@ -315,16 +331,6 @@ public final class QueryServer implements AutoCloseable {
         } catch (NumberFormatException e) {
             throw ApiException.badField(name, "'" + name + "' must be a whole number from 1 to 8192");
         }
-    }
-
-    private static void error(Context ctx, int status, String code, String field, String message) {
-        Map<String, Object> err = new LinkedHashMap<>();
-        err.put("code", code);
-        err.put("message", message);
-        if (field != null) {
-            err.put("field", field);
-        }
-        ctx.status(status).json(Map.of("error", err));
     }
 
     @Override
