@@ -23,12 +23,14 @@ import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.tools.InputBounds;
 import io.videoworld.query.tools.OpenApi;
 import io.videoworld.query.tools.ToolDispatcher;
 import io.videoworld.query.tools.ToolCatalog;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -109,7 +111,7 @@ public final class QueryServer implements AutoCloseable {
         this.llm = llm;
         this.limits = limits;
         this.bodies = new JsonBodies(limits);
-        this.dispatcher = new ToolDispatcher(ToolCatalog.load());
+        this.dispatcher = new ToolDispatcher(ToolCatalog.load(), limits);
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
         this.videos = new VideoRepository(es, READ_CACHE_MS);
@@ -225,29 +227,23 @@ public final class QueryServer implements AutoCloseable {
     private void frame(Context ctx) throws Exception {
         String id = ctx.pathParam("id");
         int sep = id.indexOf(":f:");
-        if (sep <= 0) {
-            throw ApiException.badField("id", "'" + id + "' is not a frame id (stream:f:index)");
+        if (sep <= 0 || id.length() > limits.maxIdLength()) {
+            throw ApiException.badField("id", "'" + ApiException.quote(id) + "' is not a frame id (stream:f:index, at most "
+                    + limits.maxIdLength() + " characters)");
         }
-        ToolDispatcher.requireRead(ctx.attribute("caller"), id.substring(0, sep), "id");
-        VideoDoc v = Videos.byId(videos, id.substring(0, sep));
-        FrameAccess.Image img = frames.byId(id, v);
+        String stream = InputBounds.streamId(id.substring(0, sep), "id");
+        // Every parameter is checked before anything is read, so a bad one costs nothing.
         int width = intParam(ctx, "width");
         int height = intParam(ctx, "height");
+        double[] crop = cropParam(ctx);
+        double padding = numberParam(ctx, "padding", 0, 1);
+        ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
+        VideoDoc v = Videos.byId(videos, stream);
+        FrameAccess.Image img = frames.byId(id, v);
         Images.PixelBox box = null;
-        String crop = ctx.queryParam("crop");
         if (crop != null) {
-            double[] b;
-            try {
-                b = java.util.Arrays.stream(crop.split(",")).mapToDouble(Double::parseDouble).toArray();
-            } catch (NumberFormatException e) {
-                b = new double[0];
-            }
-            if (b.length != 4 || b[0] < 0 || b[1] < 0 || b[2] <= 0 || b[3] <= 0 || b[0] + b[2] > 1 + 1e-9 || b[1] + b[3] > 1 + 1e-9) {
-                throw ApiException.badField("crop", "'crop' must be x,y,width,height inside [0, 1]");
-            }
-            String pad = ctx.queryParam("padding");
             int[] wh = Images.size(img.jpeg());
-            box = Images.box(b, pad == null ? 0 : Double.parseDouble(pad), wh[0], wh[1]);
+            box = Images.box(crop, padding, wh[0], wh[1]);
         }
         byte[] jpeg = Images.transform(img.jpeg(), box, width, height, 90);
         ctx.header("X-VideoWorld-Origin", img.origin());
@@ -261,6 +257,9 @@ public final class QueryServer implements AutoCloseable {
      */
     private void ask(Context ctx) throws Exception {
         JsonNode body = bodies.read(ctx.req());
+        if (body.isObject()) {
+            InputBounds.check(body, limits);
+        }
         Caller caller = ctx.attribute("caller");
         boolean sse = body.path("stream").asBoolean(false) || "text/event-stream".equals(ctx.header("Accept"));
         if (!sse) {
@@ -317,20 +316,70 @@ public final class QueryServer implements AutoCloseable {
         ctx.attribute("caller", caller);
     }
 
-    private static int intParam(Context ctx, String name) {
-        String v = ctx.queryParam(name);
+    /** A query parameter given once, or null when absent; 400 naming it when it is repeated. */
+    private static String param(Context ctx, String name) {
+        List<String> values = ctx.queryParams(name);
+        if (values.size() > 1) {
+            throw ApiException.badField(name, "'" + name + "' must be given at most once");
+        }
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    private int intParam(Context ctx, String name) {
+        String v = param(ctx, name);
         if (v == null) {
             return 0;
         }
         try {
-            int n = Integer.parseInt(v);
-            if (n < 1 || n > 8192) {
+            int n = Integer.parseInt(v.strip());
+            if (n < 1 || n > limits.maxImageSide()) {
                 throw new NumberFormatException();
             }
             return n;
         } catch (NumberFormatException e) {
-            throw ApiException.badField(name, "'" + name + "' must be a whole number from 1 to 8192");
+            throw ApiException.badField(name, "'" + name + "' must be a whole number from 1 to " + limits.maxImageSide());
         }
+    }
+
+    /** A finite number within [min, max]; 0 when absent. */
+    private static double numberParam(Context ctx, String name, double min, double max) {
+        String v = param(ctx, name);
+        if (v == null) {
+            return 0;
+        }
+        double d;
+        try {
+            d = Double.parseDouble(v.strip());
+        } catch (NumberFormatException e) {
+            d = Double.NaN;
+        }
+        if (!Double.isFinite(d) || d < min || d > max) {
+            throw ApiException.badField(name, "'" + name + "' must be a number from " + min + " to " + max);
+        }
+        return d;
+    }
+
+    /** {@code crop=x,y,w,h}, normalised and inside the picture, or null when absent. */
+    private static double[] cropParam(Context ctx) {
+        String crop = param(ctx, "crop");
+        if (crop == null) {
+            return null;
+        }
+        String[] parts = crop.split(",", -1);
+        double[] b = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                b[i] = Double.parseDouble(parts[i].strip());
+            } catch (NumberFormatException e) {
+                b[i] = Double.NaN;
+            }
+        }
+        boolean ok = b.length == 4 && java.util.Arrays.stream(b).allMatch(Double::isFinite)
+                && b[0] >= 0 && b[1] >= 0 && b[2] > 0 && b[3] > 0 && b[0] + b[2] <= 1 + 1e-9 && b[1] + b[3] <= 1 + 1e-9;
+        if (!ok) {
+            throw ApiException.badField("crop", "'crop' must be x,y,width,height: four numbers inside [0, 1] with positive size");
+        }
+        return b;
     }
 
     @Override
