@@ -119,7 +119,7 @@ public final class QueryServer implements AutoCloseable {
         FrameRepository frameDocs = new FrameRepository(es);
         this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore));
         VideoTools video = new VideoTools(videos, segments);
-        FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames);
+        FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames, limits);
         dispatcher.register("get_video_info", video::getVideoInfo)
                 .register("get_temporal_structure", video::getTemporalStructure)
                 .register("sample_frames", frameTools::sampleFrames)
@@ -240,11 +240,12 @@ public final class QueryServer implements AutoCloseable {
         ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
         VideoDoc v = Videos.byId(videos, stream);
         FrameAccess.Image img = frames.byId(id, v);
-        Images.PixelBox box = null;
-        if (crop != null) {
-            int[] wh = Images.size(img.jpeg());
-            box = Images.box(crop, padding, wh[0], wh[1]);
-        }
+        ImageSizes.Size source = FrameTools.sizeOf(img.jpeg());
+        Images.PixelBox box = crop == null ? null : Images.box(crop, padding, (int) source.width(), (int) source.height());
+        PixelBudget budget = new PixelBudget(limits);
+        ImageSizes.Size out = ImageSizes.output(source, box, width, height);
+        budget.checkOutput(out, width > 0 ? "width" : "height");
+        budget.charge(source.pixels() + (box != null || width > 0 || height > 0 ? out.pixels() : 0), width > 0 ? "width" : "height");
         byte[] jpeg = Images.transform(img.jpeg(), box, width, height, 90);
         ctx.header("X-VideoWorld-Origin", img.origin());
         ctx.header("Cache-Control", "max-age=3600");

@@ -49,12 +49,13 @@ public final class OpenApi {
                     .set("schema", t.parameters());
             ObjectNode responses = op.putObject("responses");
             responses.putObject("200").put("description", "the seed's response JSON");
-            for (String code : new String[] {"400", "401", "403", "404", "501"}) {
+            for (String code : new String[] {"400", "401", "403", "404", "413", "501"}) {
                 responses.putObject(code).put("description", switch (code) {
                     case "400" -> "invalid argument; error.field names it";
                     case "401" -> "no or unknown bearer token";
                     case "403" -> "the token may not read that stream";
                     case "404" -> "unknown stream, frame or entity";
+                    case "413" -> "past a request limit (body size, uploaded image size, pixels per request); the message names it";
                     default -> "the capability this tool needs is not there yet";
                 }).putObject("content").putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
             }
