@@ -29,6 +29,7 @@ import io.videoworld.query.tools.ToolDispatcher;
 import io.videoworld.query.tools.ToolCatalog;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,7 @@ public final class QueryServer implements AutoCloseable {
     private final Javalin app;
     private final RequestLimits limits;
     private final JsonBodies bodies;
+    private final IngestHealth ingest;
     /** Where {@link #start} binds; read by the connector Javalin creates when it starts. */
     private volatile String bindHost;
     private volatile int bindPort;
@@ -99,18 +101,20 @@ public final class QueryServer implements AutoCloseable {
     /** @param transcriber an OpenAI-compatible transcription endpoint for get_transcript; null for subtitles only */
     public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
             io.videoworld.connectors.audio.Transcriber transcriber) {
-        this(esUrl, frameStore, auth, llm, embedder, detector, transcriber, RequestLimits.defaults());
+        this(esUrl, frameStore, auth, llm, embedder, detector, transcriber, RequestLimits.defaults(), IngestHealth.of(null));
     }
 
     /**
      * @param limits how much one request may ask (body size, JSON depth, id lengths, pixels)
+     * @param ingest where {@code /health} reads the ingest job's state
      */
     public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
-            io.videoworld.connectors.audio.Transcriber transcriber, RequestLimits limits) {
+            io.videoworld.connectors.audio.Transcriber transcriber, RequestLimits limits, IngestHealth ingest) {
         this.auth = auth;
         this.llm = llm;
         this.limits = limits;
         this.bodies = new JsonBodies(limits);
+        this.ingest = ingest;
         this.dispatcher = new ToolDispatcher(ToolCatalog.load(), limits);
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
@@ -196,23 +200,41 @@ public final class QueryServer implements AutoCloseable {
         return app.port();
     }
 
+    /**
+     * {@code GET /health}: 200 and {@code "ok"} while Elasticsearch answers (not red) and the ingest
+     * job runs without restarts in the last 10 minutes (or no Flink URL is configured); otherwise
+     * 503 and {@code "degraded"} with the reasons in {@code problems}.
+     */
     private void health(Context ctx) {
         Map<String, Object> out = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        out.put("status", "ok");
         try {
             String status = es.cluster().health().status().jsonValue();
-            out.put("status", "ok");
             out.put("elasticsearch", status);
-            out.put("auth", auth.enabled() ? "bearer" : "off");
-            out.put("llm", llm == null ? "none (evidence mode)" : llm.config().model() + " at " + llm.config().baseUrl());
-            if (llm != null) {
-                out.put("llm_usage", llm.usage().snapshot());
+            if ("red".equals(status)) {
+                problems.add("Elasticsearch is red: some indices cannot be searched");
             }
-            ctx.json(out);
         } catch (Exception e) {
-            out.put("status", "degraded");
-            out.put("elasticsearch", "unreachable: " + e.getMessage());
-            ctx.status(503).json(out);
+            LOG.warn("health: Elasticsearch does not answer: {}", e.toString());
+            out.put("elasticsearch", "unreachable");
+            problems.add("Elasticsearch does not answer");
         }
+        IngestHealth.Reading job = ingest.read();
+        out.put("ingest_job", job.json());
+        if (!job.healthy()) {
+            problems.add(job.problem());
+        }
+        out.put("auth", auth.enabled() ? "bearer" : "off");
+        out.put("llm", llm == null ? "none (evidence mode)" : llm.config().model() + " at " + llm.config().baseUrl());
+        if (llm != null) {
+            out.put("llm_usage", llm.usage().snapshot());
+        }
+        if (!problems.isEmpty()) {
+            out.put("status", "degraded");
+            out.put("problems", problems);
+        }
+        ctx.status(problems.isEmpty() ? 200 : 503).json(out);
     }
 
     private void callTool(Context ctx) throws Exception {

@@ -24,7 +24,7 @@ public final class OpenApi {
         ep.putObject("field").put("type", "string").put("description", "path of the offending field, e.g. regions[1].bbox");
         doc.putArray("security").addObject().putArray("bearer");
         ObjectNode paths = doc.putObject("paths");
-        paths.putObject("/health").putObject("get").put("summary", "Service and Elasticsearch status")
+        paths.putObject("/health").putObject("get").put("summary", "Service, Elasticsearch and ingest job status; 503 when degraded")
                 .putArray("security").addObject();
         ObjectNode frame = paths.putObject("/v1/frames/{id}").putObject("get").put("summary", "A frame's JPEG, optionally cropped and resized");
         ArrayNode params = frame.putArray("parameters");
