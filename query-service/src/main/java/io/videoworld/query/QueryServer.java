@@ -397,8 +397,9 @@ public final class QueryServer implements AutoCloseable {
                 b[i] = Double.NaN;
             }
         }
+        // FrameUrls writes boxes with four decimals, so x + w of a box touching the edge can come back as 1.0001.
         boolean ok = b.length == 4 && java.util.Arrays.stream(b).allMatch(Double::isFinite)
-                && b[0] >= 0 && b[1] >= 0 && b[2] > 0 && b[3] > 0 && b[0] + b[2] <= 1 + 1e-9 && b[1] + b[3] <= 1 + 1e-9;
+                && b[0] >= 0 && b[1] >= 0 && b[0] < 1 && b[1] < 1 && b[2] > 0 && b[3] > 0 && b[0] + b[2] <= 1.0002 && b[1] + b[3] <= 1.0002;
         if (!ok) {
             throw ApiException.badField("crop", "'crop' must be x,y,width,height: four numbers inside [0, 1] with positive size");
         }

@@ -287,7 +287,7 @@ class RestFuzzTest {
             get("width=" + w, frame + "?width=" + w.replace(" ", "%20"), bad, "\"field\":\"width\"");
             get("height=" + w, frame + "?height=" + w.replace(" ", "%20"), bad, "\"field\":\"height\"");
         }
-        for (String c : new String[] {"1,2,3", "NaN,0,1,1", "0.5,0.5,0.6,0.1", "1e400,0,1,1", "0,0,0,0", "a,b,c,d", ",,,", "0,0,1,1,1", "-0.1,0,1,1"}) {
+        for (String c : new String[] {"1,2,3", "NaN,0,1,1", "0.5,0.5,0.6,0.1", "1e400,0,1,1", "0,0,0,0", "a,b,c,d", ",,,", "0,0,1,1,1", "-0.1,0,1,1", "1,0,0.0001,1", "0,1.0001,1,0.0001"}) {
             get("crop=" + c, frame + "?crop=" + encode(c), bad, "\"field\":\"crop\"");
         }
         get("width twice", frame + "?width=10&width=20", bad, "given at most once");
