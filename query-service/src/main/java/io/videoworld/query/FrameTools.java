@@ -188,7 +188,16 @@ public final class FrameTools {
             regions.get(i).optionalString("label").ifPresent(l -> c.put("label", l));
             c.put("bbox", boxes.get(i));
             c.put("bbox_pixels", new int[] {px.x(), px.y(), px.width(), px.height()});
-            byte[] jpeg = Images.transform(img.jpeg(), px, size.width, size.height, 90);
+            byte[] jpeg;
+            try {
+                jpeg = Images.transform(img.jpeg(), px, size.width, size.height, 90);
+            } catch (RuntimeException e) {
+                if (img.frameId() != null) {
+                    throw e;
+                }
+                // An upload whose header is sound but whose pixels are not is still the client's file.
+                throw ApiException.badField("source.image_data", "'source.image_data' could not be decoded as a JPEG or PNG");
+            }
             ImageSizes.Size out = sizeOf(jpeg);
             c.put("resolution", Map.of("width", out.width(), "height", out.height()));
             if ("url".equals(format)) {

@@ -29,7 +29,7 @@ public record RequestLimits(
     public RequestLimits {
         if (maxBodyBytes < 1 || maxJsonDepth < 4 || maxIdLength < 1 || maxStringLength < 1 || maxImageSide < 1
                 || maxImagePixels < 1 || maxPixelsPerRequest < 1 || bodyIdleTimeoutMs < 1) {
-            throw new IllegalArgumentException("request limits must be positive (JSON depth at least 4): " + this);
+            throw new IllegalArgumentException("request limits must be positive, and the JSON depth at least 4");
         }
     }
 

@@ -197,6 +197,12 @@ class RestFuzzTest {
         post("crop real png", "/v1/tools/crop_region", crop(KITCHEN, png), s -> s == 200, "cropped_regions");
         post("crop jpeg without end", "/v1/tools/crop_region", crop(KITCHEN, java.util.Arrays.copyOf(jpeg, jpeg.length - 2)), s -> s == 400,
                 "source.image_data");
+        byte[] brokenPng = png.clone();
+        java.util.Arrays.fill(brokenPng, 41, brokenPng.length - 12, (byte) 0x5A);
+        post("crop png with broken pixels", "/v1/tools/crop_region", crop(KITCHEN, brokenPng), s -> s == 400 || s == 200, null);
+        byte[] brokenJpeg = jpeg.clone();
+        java.util.Arrays.fill(brokenJpeg, brokenJpeg.length / 2, brokenJpeg.length - 2, (byte) 0xFF);
+        post("crop jpeg with broken pixels", "/v1/tools/crop_region", crop(KITCHEN, brokenJpeg), s -> s == 400 || s == 200, null);
         post("crop gif", "/v1/tools/crop_region", crop(KITCHEN, "GIF89a\u0001\u0000\u0001\u0000".getBytes(StandardCharsets.ISO_8859_1)),
                 s -> s == 400, "source.image_data");
         post("crop not base64", "/v1/tools/crop_region", "{\"video_id\":\"" + KITCHEN + "\",\"source\":{\"type\":\"image_data\",\"image_data\":\"!!%%\"},"
