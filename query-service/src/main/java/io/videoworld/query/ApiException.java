@@ -24,6 +24,19 @@ public final class ApiException extends RuntimeException {
         return new ApiException(404, "not_found", field, message);
     }
 
+    /** A 413 naming the limit a request went past. */
+    public static ApiException tooLarge(String field, String message) {
+        return new ApiException(413, "too_large", field, message);
+    }
+
+    /**
+     * Client text to echo in a message, cut to 80 characters so an error never carries a
+     * request's megabytes back.
+     */
+    public static String quote(String text) {
+        return text == null || text.length() <= 80 ? text : text.substring(0, 77) + "...";
+    }
+
     public int status() {
         return status;
     }

@@ -109,7 +109,8 @@ public final class Args {
         if (v == null) {
             return Optional.empty();
         }
-        if (!v.isIntegralNumber() || v.asLong() < min || v.asLong() > max) {
+        // canConvertToLong: a 400-digit integer would otherwise wrap to an arbitrary long.
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < min || v.asLong() > max) {
             throw ApiException.badField(path(field), "'" + path(field) + "' must be a whole number from " + min + " to " + max);
         }
         return Optional.of(v.asInt());

@@ -39,12 +39,14 @@ public final class FrameTools {
     private final SegmentRepository segments;
     private final FrameRepository frames;
     private final FrameAccess access;
+    private final RequestLimits limits;
 
-    FrameTools(VideoRepository videos, SegmentRepository segments, FrameRepository frames, FrameAccess access) {
+    FrameTools(VideoRepository videos, SegmentRepository segments, FrameRepository frames, FrameAccess access, RequestLimits limits) {
         this.videos = videos;
         this.segments = segments;
         this.frames = frames;
         this.access = access;
+        this.limits = limits;
     }
 
     /** Seed 000 API-3. */
@@ -98,6 +100,9 @@ public final class FrameTools {
         List<Map<String, Object>> out = new ArrayList<>();
         if (!times.isEmpty()) {
             // Only base64 needs pixels now; ids and URLs are resolved without decoding anything.
+            if ("base64".equals(format)) {
+                chargeFrames(v, times.size(), size, new PixelBudget(limits));
+            }
             for (FrameAccess.Image img : "base64".equals(format) ? access.at(v, times) : access.idsAt(v, times)) {
                 out.add(frameJson(v, img, format, size));
             }
@@ -134,35 +139,67 @@ public final class FrameTools {
         VideoDoc v = Videos.require(videos, args);
         FrameAccess.Image img;
         switch (type) {
-            case "frame" -> img = access.byId(source.requiredString("frame_id"), v);
+            case "frame" -> {
+                String frameId = source.requiredString("frame_id");
+                // The caller's right was checked for video_id only, so the frame must belong to that stream.
+                if (!frameId.startsWith(v.streamId() + ":f:")) {
+                    throw ApiException.badField("source.frame_id", "'source.frame_id' must be a frame of '" + v.streamId() + "'");
+                }
+                img = access.byId(frameId, v);
+            }
             case "timestamp" -> img = access.at(v, List.of(source.requiredNumber("timestamp", 0, VideoTools.durationSeconds(v)))).get(0);
             default -> {
                 byte[] data;
                 try {
                     String s = source.requiredString("image_data");
-                    data = Base64.getDecoder().decode(s.substring(s.indexOf(',') + 1));
-                    Images.size(data);
+                    data = Base64.getMimeDecoder().decode(s.substring(s.indexOf(',') + 1));
                 } catch (IllegalArgumentException e) {
+                    data = null;
+                }
+                ImageSizes.Size declared = ImageSizes.declared(data);
+                if (declared == null) {
                     throw ApiException.badField("source.image_data", "'source.image_data' must be a base64 JPEG or PNG (data URL or bare)");
                 }
+                // The header is checked before the decoder sees the file: a few bytes can declare gigapixels.
+                new PixelBudget(limits).checkUpload(declared, "source.image_data");
                 img = new FrameAccess.Image(null, -1, data, "image_data", 0);
                 if ("url".equals(format)) {
                     throw ApiException.badField("format", "crops of uploaded image_data are returned as base64 only");
                 }
             }
         }
-        int[] wh = Images.size(img.jpeg());
-        List<Map<String, Object>> crops = new ArrayList<>();
+        ImageSizes.Size source0 = sizeOf(img.jpeg());
+        int[] wh = {(int) source0.width(), (int) source0.height()};
+        // Every region decodes the whole picture and encodes its crop: charge all of it before any work.
+        PixelBudget budget = new PixelBudget(limits);
+        List<Images.PixelBox> pixelBoxes = new ArrayList<>();
         for (int i = 0; i < boxes.size(); i++) {
             Images.PixelBox px = Images.box(boxes.get(i), padding, wh[0], wh[1]);
+            ImageSizes.Size out = ImageSizes.output(source0, px, size.width, size.height);
+            budget.checkOutput(out, "output_resolution");
+            budget.charge(source0.pixels() + out.pixels(), "regions");
+            pixelBoxes.add(px);
+        }
+        List<Map<String, Object>> crops = new ArrayList<>();
+        for (int i = 0; i < boxes.size(); i++) {
+            Images.PixelBox px = pixelBoxes.get(i);
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("region_id", String.format("crop_%03d", i + 1));
             regions.get(i).optionalString("label").ifPresent(l -> c.put("label", l));
             c.put("bbox", boxes.get(i));
             c.put("bbox_pixels", new int[] {px.x(), px.y(), px.width(), px.height()});
-            byte[] jpeg = Images.transform(img.jpeg(), px, size.width, size.height, 90);
-            int[] out = Images.size(jpeg);
-            c.put("resolution", Map.of("width", out[0], "height", out[1]));
+            byte[] jpeg;
+            try {
+                jpeg = Images.transform(img.jpeg(), px, size.width, size.height, 90);
+            } catch (RuntimeException e) {
+                if (img.frameId() != null) {
+                    throw e;
+                }
+                // An upload whose header is sound but whose pixels are not is still the client's file.
+                throw ApiException.badField("source.image_data", "'source.image_data' could not be decoded as a JPEG or PNG");
+            }
+            ImageSizes.Size out = sizeOf(jpeg);
+            c.put("resolution", Map.of("width", out.width(), "height", out.height()));
             if ("url".equals(format)) {
                 c.put("image_url", FrameUrls.of(img.frameId(), size.width, size.height, boxes.get(i), padding));
             } else {
@@ -247,8 +284,8 @@ public final class FrameTools {
             return f;
         }
         byte[] jpeg = Images.transform(img.jpeg(), null, size.width, size.height, 90);
-        int[] wh = Images.size(jpeg);
-        f.put("resolution", Map.of("width", wh[0], "height", wh[1]));
+        ImageSizes.Size wh = sizeOf(jpeg);
+        f.put("resolution", Map.of("width", wh.width(), "height", wh.height()));
         if ("base64".equals(format)) {
             f.put("image_data", "data:image/jpeg;base64," + Base64.getEncoder().encodeToString(jpeg));
         } else if ("url".equals(format)) {
@@ -260,6 +297,34 @@ public final class FrameTools {
             f.put("offset_ms", img.offsetMs());
         }
         return f;
+    }
+
+    /**
+     * Charges {@code n} base64 frames of {@code v} before any is decoded: each decodes a picture of
+     * the source's size (a stored keyframe's when the source is gone) and, when resized, encodes one
+     * of the asked size.
+     */
+    private void chargeFrames(VideoDoc v, int n, Optional2 size, PixelBudget budget) {
+        boolean fromSource = access.decodable(v) && v.source() != null && v.source().width() > 0 && v.source().height() > 0;
+        ImageSizes.Size decoded = fromSource ? new ImageSizes.Size(v.source().width(), v.source().height())
+                : new ImageSizes.Size(Math.max(1, v.width()), Math.max(1, v.height()));
+        long perFrame = decoded.pixels();
+        if (size.width > 0 || size.height > 0) {
+            ImageSizes.Size out = ImageSizes.output(decoded, null, size.width, size.height);
+            budget.checkOutput(out, "resolution");
+            perFrame += out.pixels();
+        }
+        budget.charge(perFrame * n, "num_frames");
+    }
+
+    /** The size a JPEG declares, or, for one whose header does not parse, its decoded size. */
+    static ImageSizes.Size sizeOf(byte[] jpeg) {
+        ImageSizes.Size s = ImageSizes.declared(jpeg);
+        if (s != null) {
+            return s;
+        }
+        int[] wh = Images.size(jpeg);
+        return new ImageSizes.Size(wh[0], wh[1]);
     }
 
     /** A requested output size; zeros mean "keep". */

@@ -2,7 +2,6 @@ package io.videoworld.query;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -24,13 +23,17 @@ import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.tools.InputBounds;
 import io.videoworld.query.tools.OpenApi;
 import io.videoworld.query.tools.ToolDispatcher;
 import io.videoworld.query.tools.ToolCatalog;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +46,14 @@ public final class QueryServer implements AutoCloseable {
 
     private final RestClientTransport transport;
     private final ElasticsearchClient es;
-    private final ToolDispatcher dispatcher = new ToolDispatcher(ToolCatalog.load());
+    private final ToolDispatcher dispatcher;
     private final Javalin app;
+    private final RequestLimits limits;
+    private final JsonBodies bodies;
+    private final IngestHealth ingest;
+    /** Where {@link #start} binds; read by the connector Javalin creates when it starts. */
+    private volatile String bindHost;
+    private volatile int bindPort;
 
     private final VideoRepository videos;
     private final FrameAccess frames;
@@ -92,8 +101,21 @@ public final class QueryServer implements AutoCloseable {
     /** @param transcriber an OpenAI-compatible transcription endpoint for get_transcript; null for subtitles only */
     public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
             io.videoworld.connectors.audio.Transcriber transcriber) {
+        this(esUrl, frameStore, auth, llm, embedder, detector, transcriber, RequestLimits.defaults(), IngestHealth.of(null));
+    }
+
+    /**
+     * @param limits how much one request may ask (body size, JSON depth, id lengths, pixels)
+     * @param ingest where {@code /health} reads the ingest job's state
+     */
+    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
+            io.videoworld.connectors.audio.Transcriber transcriber, RequestLimits limits, IngestHealth ingest) {
         this.auth = auth;
         this.llm = llm;
+        this.limits = limits;
+        this.bodies = new JsonBodies(limits);
+        this.ingest = ingest;
+        this.dispatcher = new ToolDispatcher(ToolCatalog.load(), limits);
         this.transport = EsClients.transport(esUrl);
         this.es = EsClients.sync(transport);
         this.videos = new VideoRepository(es, READ_CACHE_MS);
@@ -101,7 +123,7 @@ public final class QueryServer implements AutoCloseable {
         FrameRepository frameDocs = new FrameRepository(es);
         this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore));
         VideoTools video = new VideoTools(videos, segments);
-        FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames);
+        FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames, limits);
         dispatcher.register("get_video_info", video::getVideoInfo)
                 .register("get_temporal_structure", video::getTemporalStructure)
                 .register("sample_frames", frameTools::sampleFrames)
@@ -141,6 +163,18 @@ public final class QueryServer implements AutoCloseable {
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
+            cfg.http.maxRequestSize = limits.maxBodyBytes();
+            // Jetty reports a client that broke off or stalled mid-body as EofException or an idle
+            // timeout, which Javalin answers itself (500 by default) before any exception handler.
+            cfg.jetty.clientAbortStatus = 400;
+            cfg.jetty.timeoutStatus = 408;
+            cfg.jetty.modifyHttpConfiguration(http -> http.setIdleTimeout(limits.bodyIdleTimeoutMs()));
+            cfg.jetty.addConnector((server, http) -> {
+                ServerConnector connector = new ServerConnector(server, new ClientErrorConnectionFactory(http));
+                connector.setHost(bindHost);
+                connector.setPort(bindPort);
+                return connector;
+            });
         });
         app.beforeMatched("/v1/*", this::authenticate);
         app.get("/health", this::health);
@@ -151,15 +185,13 @@ public final class QueryServer implements AutoCloseable {
         app.post("/v1/tools/{name}", this::callTool);
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
-        app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.field(), e.getMessage()));
-        app.exception(Exception.class, (e, ctx) -> {
-            LOG.error("request {} failed", ctx.path(), e);
-            error(ctx, 500, "internal", null, "internal error: " + e.getClass().getSimpleName());
-        });
+        app.exception(Exception.class, ErrorMapper::respond);
     }
 
     /** Starts listening; port 0 picks a free port. */
     public QueryServer start(String host, int port) {
+        bindHost = host;
+        bindPort = port;
         app.start(host, port);
         return this;
     }
@@ -168,34 +200,45 @@ public final class QueryServer implements AutoCloseable {
         return app.port();
     }
 
+    /**
+     * {@code GET /health}: 200 and {@code "ok"} while Elasticsearch answers (not red) and the ingest
+     * job runs without restarts in the last 10 minutes (or no Flink URL is configured); otherwise
+     * 503 and {@code "degraded"} with the reasons in {@code problems}.
+     */
     private void health(Context ctx) {
         Map<String, Object> out = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        out.put("status", "ok");
         try {
             String status = es.cluster().health().status().jsonValue();
-            out.put("status", "ok");
             out.put("elasticsearch", status);
-            out.put("auth", auth.enabled() ? "bearer" : "off");
-            out.put("llm", llm == null ? "none (evidence mode)" : llm.config().model() + " at " + llm.config().baseUrl());
-            if (llm != null) {
-                out.put("llm_usage", llm.usage().snapshot());
+            if ("red".equals(status)) {
+                problems.add("Elasticsearch is red: some indices cannot be searched");
             }
-            ctx.json(out);
         } catch (Exception e) {
-            out.put("status", "degraded");
-            out.put("elasticsearch", "unreachable: " + e.getMessage());
-            ctx.status(503).json(out);
+            LOG.warn("health: Elasticsearch does not answer: {}", e.toString());
+            out.put("elasticsearch", "unreachable");
+            problems.add("Elasticsearch does not answer");
         }
+        IngestHealth.Reading job = ingest.read();
+        out.put("ingest_job", job.json());
+        if (!job.healthy()) {
+            problems.add(job.problem());
+        }
+        out.put("auth", auth.enabled() ? "bearer" : "off");
+        out.put("llm", llm == null ? "none (evidence mode)" : llm.config().model() + " at " + llm.config().baseUrl());
+        if (llm != null) {
+            out.put("llm_usage", llm.usage().snapshot());
+        }
+        if (!problems.isEmpty()) {
+            out.put("status", "degraded");
+            out.put("problems", problems);
+        }
+        ctx.status(problems.isEmpty() ? 200 : 503).json(out);
     }
 
     private void callTool(Context ctx) throws Exception {
-        JsonNode body;
-        try {
-            body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
-        } catch (JsonProcessingException e) {
-            throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
-        }
-        ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), body));
+        ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), bodies.read(ctx.req())));
     }
 
     /**
@@ -206,30 +249,25 @@ public final class QueryServer implements AutoCloseable {
     private void frame(Context ctx) throws Exception {
         String id = ctx.pathParam("id");
         int sep = id.indexOf(":f:");
-        if (sep <= 0) {
-            throw ApiException.badField("id", "'" + id + "' is not a frame id (stream:f:index)");
+        if (sep <= 0 || id.length() > limits.maxIdLength()) {
+            throw ApiException.badField("id", "'" + ApiException.quote(id) + "' is not a frame id (stream:f:index, at most "
+                    + limits.maxIdLength() + " characters)");
         }
-        ToolDispatcher.requireRead(ctx.attribute("caller"), id.substring(0, sep), "id");
-        VideoDoc v = Videos.byId(videos, id.substring(0, sep));
-        FrameAccess.Image img = frames.byId(id, v);
+        String stream = InputBounds.streamId(id.substring(0, sep), "id");
+        // Every parameter is checked before anything is read, so a bad one costs nothing.
         int width = intParam(ctx, "width");
         int height = intParam(ctx, "height");
-        Images.PixelBox box = null;
-        String crop = ctx.queryParam("crop");
-        if (crop != null) {
-            double[] b;
-            try {
-                b = java.util.Arrays.stream(crop.split(",")).mapToDouble(Double::parseDouble).toArray();
-            } catch (NumberFormatException e) {
-                b = new double[0];
-            }
-            if (b.length != 4 || b[0] < 0 || b[1] < 0 || b[2] <= 0 || b[3] <= 0 || b[0] + b[2] > 1 + 1e-9 || b[1] + b[3] > 1 + 1e-9) {
-                throw ApiException.badField("crop", "'crop' must be x,y,width,height inside [0, 1]");
-            }
-            String pad = ctx.queryParam("padding");
-            int[] wh = Images.size(img.jpeg());
-            box = Images.box(b, pad == null ? 0 : Double.parseDouble(pad), wh[0], wh[1]);
-        }
+        double[] crop = cropParam(ctx);
+        double padding = numberParam(ctx, "padding", 0, 1);
+        ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
+        VideoDoc v = Videos.byId(videos, stream);
+        FrameAccess.Image img = frames.byId(id, v);
+        ImageSizes.Size source = FrameTools.sizeOf(img.jpeg());
+        Images.PixelBox box = crop == null ? null : Images.box(crop, padding, (int) source.width(), (int) source.height());
+        PixelBudget budget = new PixelBudget(limits);
+        ImageSizes.Size out = ImageSizes.output(source, box, width, height);
+        budget.checkOutput(out, width > 0 ? "width" : "height");
+        budget.charge(source.pixels() + (box != null || width > 0 || height > 0 ? out.pixels() : 0), width > 0 ? "width" : "height");
         byte[] jpeg = Images.transform(img.jpeg(), box, width, height, 90);
         ctx.header("X-VideoWorld-Origin", img.origin());
         ctx.header("Cache-Control", "max-age=3600");
@@ -241,11 +279,9 @@ public final class QueryServer implements AutoCloseable {
      * trace steps arrive as server-sent {@code step} events and the result as a {@code result} event.
      */
     private void ask(Context ctx) throws Exception {
-        JsonNode body;
-        try {
-            body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
-        } catch (JsonProcessingException e) {
-            throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage());
+        JsonNode body = bodies.read(ctx.req());
+        if (body.isObject()) {
+            InputBounds.check(body, limits);
         }
         Caller caller = ctx.attribute("caller");
         boolean sse = body.path("stream").asBoolean(false) || "text/event-stream".equals(ctx.header("Accept"));
@@ -269,8 +305,10 @@ public final class QueryServer implements AutoCloseable {
         };
         try {
             send.accept("result", ask.ask(caller, body, step -> send.accept("step", step)));
-        } catch (ApiException e) {
-            send.accept("error", Map.of("code", e.code(), "message", e.getMessage()));
+        } catch (Exception e) {
+            // The status line is long sent: the error travels as an event, mapped like any other.
+            ErrorMapper.Answer a = ErrorMapper.answer(e, "POST /v1/ask (stream)");
+            send.accept("error", Map.of("code", a.code(), "message", a.message()));
         }
     }
 
@@ -301,30 +339,71 @@ public final class QueryServer implements AutoCloseable {
         ctx.attribute("caller", caller);
     }
 
-    private static int intParam(Context ctx, String name) {
-        String v = ctx.queryParam(name);
+    /** A query parameter given once, or null when absent; 400 naming it when it is repeated. */
+    private static String param(Context ctx, String name) {
+        List<String> values = ctx.queryParams(name);
+        if (values.size() > 1) {
+            throw ApiException.badField(name, "'" + name + "' must be given at most once");
+        }
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    private int intParam(Context ctx, String name) {
+        String v = param(ctx, name);
         if (v == null) {
             return 0;
         }
         try {
-            int n = Integer.parseInt(v);
-            if (n < 1 || n > 8192) {
+            int n = Integer.parseInt(v.strip());
+            if (n < 1 || n > limits.maxImageSide()) {
                 throw new NumberFormatException();
             }
             return n;
         } catch (NumberFormatException e) {
-            throw ApiException.badField(name, "'" + name + "' must be a whole number from 1 to 8192");
+            throw ApiException.badField(name, "'" + name + "' must be a whole number from 1 to " + limits.maxImageSide());
         }
     }
 
-    private static void error(Context ctx, int status, String code, String field, String message) {
-        Map<String, Object> err = new LinkedHashMap<>();
-        err.put("code", code);
-        err.put("message", message);
-        if (field != null) {
-            err.put("field", field);
+    /** A finite number within [min, max]; 0 when absent. */
+    private static double numberParam(Context ctx, String name, double min, double max) {
+        String v = param(ctx, name);
+        if (v == null) {
+            return 0;
         }
-        ctx.status(status).json(Map.of("error", err));
+        double d;
+        try {
+            d = Double.parseDouble(v.strip());
+        } catch (NumberFormatException e) {
+            d = Double.NaN;
+        }
+        if (!Double.isFinite(d) || d < min || d > max) {
+            throw ApiException.badField(name, "'" + name + "' must be a number from " + min + " to " + max);
+        }
+        return d;
+    }
+
+    /** {@code crop=x,y,w,h}, normalised and inside the picture, or null when absent. */
+    private static double[] cropParam(Context ctx) {
+        String crop = param(ctx, "crop");
+        if (crop == null) {
+            return null;
+        }
+        String[] parts = crop.split(",", -1);
+        double[] b = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                b[i] = Double.parseDouble(parts[i].strip());
+            } catch (NumberFormatException e) {
+                b[i] = Double.NaN;
+            }
+        }
+        // FrameUrls writes boxes with four decimals, so x + w of a box touching the edge can come back as 1.0001.
+        boolean ok = b.length == 4 && java.util.Arrays.stream(b).allMatch(Double::isFinite)
+                && b[0] >= 0 && b[1] >= 0 && b[0] < 1 && b[1] < 1 && b[2] > 0 && b[3] > 0 && b[0] + b[2] <= 1.0002 && b[1] + b[3] <= 1.0002;
+        if (!ok) {
+            throw ApiException.badField("crop", "'crop' must be x,y,width,height: four numbers inside [0, 1] with positive size");
+        }
+        return b;
     }
 
     @Override

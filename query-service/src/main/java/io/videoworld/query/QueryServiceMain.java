@@ -51,12 +51,23 @@ public final class QueryServiceMain implements Callable<Integer> {
             + "centernet, yolo:PATH.onnx or torchscript:PATH.pt (default: ${DEFAULT-VALUE})")
     String detectModel;
 
+    @Option(names = "--flink-url", defaultValue = "http://localhost:8081", description = "Flink's REST API (the dashboard), "
+            + "where /health reads the ingest job's state; 'none' to not check it (default: ${DEFAULT-VALUE})")
+    String flinkUrl;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        IngestHealth ingest;
+        try {
+            ingest = IngestHealth.of(flinkUrl);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
         io.videoworld.connectors.llm.LlmClient llm = llmUrl == null ? null : new io.videoworld.connectors.llm.LlmClient(
                 new io.videoworld.connectors.llm.LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
                         java.time.Duration.ofSeconds(llmTimeout), 2, llmVision));
@@ -75,7 +86,7 @@ public final class QueryServiceMain implements Callable<Integer> {
         QueryServer server = new QueryServer(esUrl, frameStore,
                 io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm, embedder, detector,
                 asrUrl == null ? null : new io.videoworld.connectors.audio.Transcriber(asrUrl, asrModel, System.getenv("VW_ASR_KEY"),
-                        java.time.Duration.ofMinutes(5))).start(host, port);
+                        java.time.Duration.ofMinutes(5)), RequestLimits.defaults(), ingest).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -86,7 +97,8 @@ public final class QueryServiceMain implements Callable<Integer> {
                 stopped.countDown();
             }
         }));
-        System.out.println("query service on http://" + host + ":" + server.port() + " (Elasticsearch " + esUrl + ")");
+        System.out.println("query service on http://" + host + ":" + server.port() + " (Elasticsearch " + esUrl
+                + ", ingest job from Flink at " + flinkUrl + ")");
         stopped.await();
         return 0;
     }

@@ -24,7 +24,7 @@ public final class OpenApi {
         ep.putObject("field").put("type", "string").put("description", "path of the offending field, e.g. regions[1].bbox");
         doc.putArray("security").addObject().putArray("bearer");
         ObjectNode paths = doc.putObject("paths");
-        paths.putObject("/health").putObject("get").put("summary", "Service and Elasticsearch status")
+        paths.putObject("/health").putObject("get").put("summary", "Service, Elasticsearch and ingest job status; 503 when degraded")
                 .putArray("security").addObject();
         ObjectNode frame = paths.putObject("/v1/frames/{id}").putObject("get").put("summary", "A frame's JPEG, optionally cropped and resized");
         ArrayNode params = frame.putArray("parameters");
@@ -49,12 +49,13 @@ public final class OpenApi {
                     .set("schema", t.parameters());
             ObjectNode responses = op.putObject("responses");
             responses.putObject("200").put("description", "the seed's response JSON");
-            for (String code : new String[] {"400", "401", "403", "404", "501"}) {
+            for (String code : new String[] {"400", "401", "403", "404", "413", "501"}) {
                 responses.putObject(code).put("description", switch (code) {
                     case "400" -> "invalid argument; error.field names it";
                     case "401" -> "no or unknown bearer token";
                     case "403" -> "the token may not read that stream";
                     case "404" -> "unknown stream, frame or entity";
+                    case "413" -> "past a request limit (body size, uploaded image size, pixels per request); the message names it";
                     default -> "the capability this tool needs is not there yet";
                 }).putObject("content").putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
             }

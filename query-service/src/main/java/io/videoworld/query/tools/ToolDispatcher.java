@@ -3,6 +3,7 @@ package io.videoworld.query.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.query.ApiException;
 import io.videoworld.query.Args;
+import io.videoworld.query.RequestLimits;
 import io.videoworld.query.Tool;
 import io.videoworld.query.auth.Caller;
 import java.io.IOException;
@@ -17,10 +18,17 @@ import java.util.TreeMap;
  */
 public final class ToolDispatcher {
     private final ToolCatalog catalog;
+    private final RequestLimits limits;
     private final Map<String, Tool> tools = new TreeMap<>();
 
     public ToolDispatcher(ToolCatalog catalog) {
+        this(catalog, RequestLimits.defaults());
+    }
+
+    /** A dispatcher that bounds every request's ids and strings by {@code limits} before validating it. */
+    public ToolDispatcher(ToolCatalog catalog, RequestLimits limits) {
         this.catalog = catalog;
+        this.limits = limits;
     }
 
     /** Registers the implementation of a catalog tool. */
@@ -42,10 +50,11 @@ public final class ToolDispatcher {
 
     public Object call(Caller caller, String name, JsonNode body) throws IOException {
         ToolCatalog.ToolDef def = catalog.find(name).orElseThrow(() ->
-                new ApiException(404, "unknown_tool", null, "no tool named '" + name + "'; GET /v1/tools lists them"));
+                new ApiException(404, "unknown_tool", null, "no tool named '" + ApiException.quote(name) + "'; GET /v1/tools lists them"));
         if (body == null || !body.isObject()) {
             throw ApiException.badField(null, "the arguments must be a JSON object");
         }
+        InputBounds.check(body, limits);
         SchemaValidator.validate(def.parameters(), body);
         checkStreams(caller, body);
         Tool tool = tools.get(def.name());
