@@ -12,6 +12,7 @@ import io.videoworld.core.FrameDoc;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.SampledFrame;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.core.Observation;
@@ -133,9 +134,11 @@ public final class IngestJob {
         DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory")
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(Observation::of, TypeInformation.of(Observation.class)).name("streams for memory"));
         if (conf.get(PerceptionOptions.ENABLED)) {
-            SingleOutputStreamOperator<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
+            // The change gate remembers each stream's last keyframe: a stream's keyframes must reach one subtask.
+            DataStream<Keyframe> toPerceive = conf.get(PerceptionOptions.CHANGE_GATE) ? keyframes.keyBy(Keyframe::streamId, Types.STRING) : keyframes;
+            SingleOutputStreamOperator<Perception> perception = AsyncDataStream.unorderedWait(toPerceive,
                             new PerceptionFunction(conf.get(PerceptionOptions.MODELS), detect ? DetectOptions.detector(conf) : null,
-                                    conf.get(PerceptionOptions.MAX_BATCH),
+                                    PerceptionOptions.gate(conf), conf.get(PerceptionOptions.MAX_BATCH),
                                     conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
                             conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
                     .name("perception: OCR, embeddings, descriptors").uid("perception")
@@ -147,9 +150,12 @@ public final class IngestJob {
         }
         if (detect) {
             // Ordered: the tracker needs each stream's samples in presentation order.
+            DataStream<SampledFrame> samples = features.flatMap(new SampleFrames(conf.get(DetectOptions.FPS)))
+                    .name("sample frames for detection").uid("sample-frames");
+            // The motion gate compares a stream's samples with its last detected one: they must reach one subtask.
             SingleOutputStreamOperator<DetectedFrame> detected = AsyncDataStream.orderedWait(
-                            features.flatMap(new SampleFrames(conf.get(DetectOptions.FPS))).name("sample frames for detection").uid("sample-frames"),
-                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
+                            conf.get(DetectOptions.MOTION_GATE) ? samples.keyBy(SampledFrame::streamId, Types.STRING) : samples,
+                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf), DetectOptions.gate(conf),
                                     conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
                             conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
                     .name("object detection").uid("detection")
