@@ -81,8 +81,16 @@ rest.client.max-content-length: 1073741824
 web.upload.dir: $state/flink-tmp
 io.tmp.dirs: $state/flink-tmp
 jobmanager.memory.process.size: 1024m
-taskmanager.memory.process.size: 2048m
+# TaskManagerRunner started directly (no flink-dist scripts to derive them): the full resource spec
+taskmanager.cpu.cores: 1
+taskmanager.memory.framework.heap.size: 128m
+taskmanager.memory.task.heap.size: 768m
+taskmanager.memory.framework.off-heap.size: 128m
+taskmanager.memory.task.off-heap.size: 128m
+taskmanager.memory.network.min: 64m
+taskmanager.memory.network.max: 64m
 taskmanager.memory.managed.size: 64m
+taskmanager.memory.jvm-metaspace.size: 256m
 taskmanager.numberOfTaskSlots: $slots
 parallelism.default: $parallelism
 cluster.evenly-spread-out-slots: true
@@ -113,7 +121,7 @@ start_java() { # name heap classpath main args...
   local name=$1 heap=$2 cp=$3 main=$4; shift 4
   alive "$name" && return 0
   # shellcheck disable=SC2086
-  nohup java -Xms"$heap" -Xmx"$heap" $java_opens -Dlog.file="$logs/$name.log" -Dlog4j.configurationFile="$flink_conf/log4j.properties" \
+  nohup java -Xms"$heap" -Xmx"$heap" ${VW_EXTRA_JVM:-} $java_opens -Dlog.file="$logs/$name.log" -Dlog4j.configurationFile="$flink_conf/log4j.properties" \
     -cp "$cp" "$main" "$@" >"$logs/$name.out" 2>&1 &
   echo $! >"$run/$name.pid"
 }
@@ -121,7 +129,7 @@ start_java() { # name heap classpath main args...
 start_one() {
   case $1 in
     jm) start_java jm 768m "$(flink_cp)" org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint --configDir "$flink_conf" ;;
-    tm*) start_java "$1" 1024m "$(flink_cp)" org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$flink_conf" \
+    tm*) VW_EXTRA_JVM="-XX:MaxDirectMemorySize=400m -XX:MaxMetaspaceSize=256m" start_java "$1" 1024m "$(flink_cp)" org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$flink_conf" \
            -D taskmanager.resource-id="$1" ;;
     kafka[123]) local id=${1#kafka}
       start_java "$1" 512m "$(jobs_cp)" io.videoworld.jobs.KafkaNode --node-id "$id" --dir "$state/kafka-$id" \
