@@ -3,6 +3,7 @@ package io.videoworld.jobs;
 import io.videoworld.connectors.es.ElasticsearchSink;
 import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsWrite;
+import io.videoworld.connectors.es.IndexSettings;
 import io.videoworld.connectors.kafka.DeadLetterSerializer;
 import io.videoworld.connectors.kafka.FrameBatchDeserializer;
 import io.videoworld.connectors.producer.KafkaProducers;
@@ -188,6 +189,7 @@ public final class IngestJob {
             writes = writes.union(episodes.map(EsDocuments::episode, ES_WRITE).name("episode documents"));
         }
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
+                        .indexSettings(IndexSettings.parse(conf.get(IngestOptions.ES_INDEX_SETTINGS)))
                         .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))
                         .maxInFlightRequests(conf.get(IngestOptions.ES_MAX_IN_FLIGHT))
                         .maxTimeInBufferMs(conf.get(IngestOptions.ES_MAX_BUFFER_TIME).toMillis())

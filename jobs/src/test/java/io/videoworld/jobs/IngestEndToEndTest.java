@@ -37,7 +37,6 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -65,8 +64,7 @@ class IngestEndToEndTest {
     private static final String DLQ_TOPIC = "e2e.dlq";
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = IngestRun.miniCluster();
 
     @TempDir
     static Path tmp;
