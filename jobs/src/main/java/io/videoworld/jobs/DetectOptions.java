@@ -35,8 +35,9 @@ public final class DetectOptions {
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.detect.capacity").intType()
             .defaultValue(64).withDescription("Frames in flight per subtask before back-pressure.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
-            .defaultValue(true).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
-                    + "compared) keeps that sample's detections instead of running the detector; false detects every sample.");
+            .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
+                    + "compared) keeps that sample's detections instead of running the detector; false detects every sample. Off by default: "
+                    + "its cache is not checkpointed, so a restarted job can detect differently from a failure-free one.");
     public static final ConfigOption<Double> MOTION_GATE_MIN_MOTION = ConfigOptions.key("vw.detect.motion-gate.min-motion").doubleType()
             .defaultValue(0.002).withDescription("Share of the 160-pixel-wide thumbnail's pixels that must change for a new detection.");
     public static final ConfigOption<Integer> MOTION_GATE_FULL_EVERY = ConfigOptions.key("vw.detect.motion-gate.full-every").intType()

@@ -23,9 +23,10 @@ public final class PerceptionOptions {
             .defaultValue(16).withDescription("Keyframes in flight per subtask before back-pressure (each is checkpointed with its JPEG).");
 
     public static final ConfigOption<Boolean> CHANGE_GATE = ConfigOptions.key("vw.perception.change-gate").booleanType()
-            .defaultValue(true).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
+            .defaultValue(false).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
                     + "keyframe (a scroll is carried as a shift), keeping the other lines; false reads every keyframe whole. "
-                    + "See README, Perception, for the pixels saved and the recall cost (bin/videoworld bench gate).");
+                    + "See README, Perception, for the pixels saved and the recall cost. Off by default: its cache is not checkpointed, so "
+                    + "after a restart a keyframe is read whole and its OCR text can differ from a failure-free run's.");
     public static final ConfigOption<Integer> CHANGE_GATE_FULL_EVERY = ConfigOptions.key("vw.perception.change-gate.full-every").intType()
             .defaultValue(20).withDescription("Every this many keyframes of a stream is read whole, which bounds what carried lines can drift.");
     public static final ConfigOption<Double> CHANGE_GATE_FULL_FRACTION = ConfigOptions.key("vw.perception.change-gate.full-fraction")
