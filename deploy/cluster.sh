@@ -91,6 +91,9 @@ taskmanager.memory.network.min: 64m
 taskmanager.memory.network.max: 64m
 taskmanager.memory.managed.size: 64m
 taskmanager.memory.jvm-metaspace.size: 256m
+# TaskExecutorResourceUtils insists on min == max here when the process size is derived from components
+taskmanager.memory.jvm-overhead.min: 192m
+taskmanager.memory.jvm-overhead.max: 192m
 taskmanager.numberOfTaskSlots: $slots
 parallelism.default: $parallelism
 cluster.evenly-spread-out-slots: true
@@ -238,7 +241,8 @@ up() {
 
 status() {
   local rc=0
-  for n in jm $(seq -f 'tm%g' 1 "$tms") kafka1 kafka2 kafka3 es1 es2 query; do
+  local names="jm $(seq -f 'tm%g' 1 "$tms") kafka1 kafka2 kafka3 es1 es2"; [ "$query_port" = 0 ] || names="$names query"
+  for n in $names; do
     if alive "$n"; then printf '  %-7s up    pid %s\n' "$n" "$(cat "$run/$n.pid")"; else printf '  %-7s down\n' "$n"; rc=1; fi
   done
   echo "  Flink dashboard  $flink   job: $(job_id 2>/dev/null || echo none)"
