@@ -140,7 +140,8 @@ start_one() {
         --cluster-id "$(cat "$state/kafka-cluster-id")" ;;
     es[12]) start_es "${1#es}" ;;
     query) [ "$query_port" = 0 ] && return 0
-      start_java query 768m "$repo/query-service/target/classes:$(cat "$repo/query-service/target/classpath.txt")" \
+      # the indices the query service creates itself (vw-entities, vw-memories) get the job's shards/replicas too
+      VW_ES_INDEX_SETTINGS=${VW_ES_INDEX_SETTINGS:-*=2/1} start_java query 768m "$repo/query-service/target/classes:$(cat "$repo/query-service/target/classpath.txt")" \
         io.videoworld.query.QueryServiceMain --es-url "$es_url" --port "$query_port" --frame-store "$frames_uri" \
         --models "$home/models" --flink-url "$flink" ;;
     *) log "unknown component $1"; return 2 ;;
