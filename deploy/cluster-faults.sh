@@ -6,7 +6,8 @@
 # content hash per index (the stream id normalised), nothing lost or duplicated. Prints each recovery time.
 #
 #   deploy/cluster-faults.sh [--seconds N (default 45)] [--keep] [--clean-only]   (bin/videoworld cluster faults)
-#   --clean-only: only the clean run, its ingest rate appended to $VW_HOME/cluster-throughput.txt
+#   --clean-only: only the clean run, its ingest rate appended to $VW_HOME/cluster-throughput.txt;
+#   --streams K (with --clean-only): K copies of the video pushed at once as separate streams
 #
 # Starts from a wiped $VW_HOME/cluster and stops everything at the end unless --keep. On a 2-core machine it
 # runs the job without keyframe perception (OCR, embeddings) and detects at 2 fps, to fit a few minutes.
@@ -15,8 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 home=${VW_HOME:-$repo/.vw}
 state=$home/cluster
-seconds=45 keep=0 clean_only=0
-while [ $# -gt 0 ]; do case $1 in --seconds) seconds=$2; shift ;; --keep) keep=1 ;; --clean-only) clean_only=1 ;; *) echo "unknown $1" >&2; exit 2 ;; esac; shift; done
+seconds=45 keep=0 clean_only=0 streams=1
+while [ $# -gt 0 ]; do case $1 in --seconds) seconds=$2; shift ;; --keep) keep=1 ;; --clean-only) clean_only=1 ;; --streams) streams=$2; shift ;; *) echo "unknown $1" >&2; exit 2 ;; esac; shift; done
 export VW_CLUSTER_QUERY_PORT=${VW_CLUSTER_QUERY_PORT:-0}
 export VW_CLUSTER_JOB_ARGS=${VW_CLUSTER_JOB_ARGS:---vw.perception.enabled false --vw.detect.fps 2}
 cluster=$here/cluster.sh
@@ -71,16 +72,21 @@ progress_after() { # t0 frames-at-kill: seconds until vwfault's frame count grow
 
 t_clean=$(now)
 log "pushing the clean run (stream vwclean, $seconds s of video)"
+# --streams K (only with --clean-only): K copies pushed at once as vwclean, vwclean2, ... (the job keys by stream)
+[ "$streams" -gt 1 ] && [ $clean_only = 0 ] && { echo "--streams needs --clean-only" >&2; exit 2; }
+for i in $(seq 2 "$streams"); do push "vwclean$i" >&2 & done
 push vwclean >&2
-quiet vwclean
+wait
+clean_streams=vwclean; [ "$streams" -gt 1 ] && clean_streams='vwclean*'
+quiet "$clean_streams"
 clean_s=$(since "$t_clean")
-expected=$(count vw-frames vwclean)
+expected=$(count vw-frames "$clean_streams")
 ingest_s=$(python3 -c "print(f'{$last_change - $t_clean:.1f}')")
 fps=$(python3 -c "print(f'{$expected / ($last_change - $t_clean):.1f}')")
 log "clean run: $expected frames indexed in $ingest_s s from the push's start ($fps frames/s; $clean_s s to settled)"
 
 if [ $clean_only = 1 ]; then # throughput only (e.g. VW_CLUSTER_TMS=1 vs 2)
-  echo "$(date -u +%FT%TZ) TMs=${VW_CLUSTER_TMS:-2} slots=${VW_CLUSTER_SLOTS:-2} parallelism=${VW_CLUSTER_PARALLELISM:-2} video=${seconds}s frames=$expected ingest_s=$ingest_s frames_per_s=$fps" | tee -a "$state/../cluster-throughput.txt"
+  echo "$(date -u +%FT%TZ) TMs=${VW_CLUSTER_TMS:-2} slots=${VW_CLUSTER_SLOTS:-2} parallelism=${VW_CLUSTER_PARALLELISM:-2} video=${seconds}s streams=$streams frames=$expected ingest_s=$ingest_s frames_per_s=$fps" | tee -a "$state/../cluster-throughput.txt"
   exit 0
 fi
 log "pushing the faulty run (stream vwfault) in the background"
