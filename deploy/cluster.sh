@@ -96,7 +96,8 @@ taskmanager.memory.jvm-overhead.min: 192m
 taskmanager.memory.jvm-overhead.max: 192m
 taskmanager.numberOfTaskSlots: $slots
 parallelism.default: $parallelism
-cluster.evenly-spread-out-slots: true
+# spread the job's slots over the TaskManagers (cluster.evenly-spread-out-slots is gone in Flink 2)
+taskmanager.load-balance.mode: slots
 execution.checkpointing.dir: $checkpoints_uri
 state.checkpoints.num-retained: 2
 restart-strategy.type: fixed-delay
