@@ -91,9 +91,13 @@ taskmanager.memory.network.min: 64m
 taskmanager.memory.network.max: 64m
 taskmanager.memory.managed.size: 64m
 taskmanager.memory.jvm-metaspace.size: 256m
+# TaskExecutorResourceUtils insists on min == max here when the process size is derived from components
+taskmanager.memory.jvm-overhead.min: 192m
+taskmanager.memory.jvm-overhead.max: 192m
 taskmanager.numberOfTaskSlots: $slots
 parallelism.default: $parallelism
-cluster.evenly-spread-out-slots: true
+# spread the job's slots over the TaskManagers (cluster.evenly-spread-out-slots is gone in Flink 2)
+taskmanager.load-balance.mode: slots
 execution.checkpointing.dir: $checkpoints_uri
 state.checkpoints.num-retained: 2
 restart-strategy.type: fixed-delay
@@ -137,7 +141,8 @@ start_one() {
         --cluster-id "$(cat "$state/kafka-cluster-id")" ;;
     es[12]) start_es "${1#es}" ;;
     query) [ "$query_port" = 0 ] && return 0
-      start_java query 768m "$repo/query-service/target/classes:$(cat "$repo/query-service/target/classpath.txt")" \
+      # the indices the query service creates itself (vw-entities, vw-memories) get the job's shards/replicas too
+      VW_ES_INDEX_SETTINGS=${VW_ES_INDEX_SETTINGS:-*=2/1} start_java query 768m "$repo/query-service/target/classes:$(cat "$repo/query-service/target/classpath.txt")" \
         io.videoworld.query.QueryServiceMain --es-url "$es_url" --port "$query_port" --frame-store "$frames_uri" \
         --models "$home/models" --flink-url "$flink" ;;
     *) log "unknown component $1"; return 2 ;;
@@ -238,7 +243,8 @@ up() {
 
 status() {
   local rc=0
-  for n in jm $(seq -f 'tm%g' 1 "$tms") kafka1 kafka2 kafka3 es1 es2 query; do
+  local names="jm $(seq -f 'tm%g' 1 "$tms") kafka1 kafka2 kafka3 es1 es2"; [ "$query_port" = 0 ] || names="$names query"
+  for n in $names; do
     if alive "$n"; then printf '  %-7s up    pid %s\n' "$n" "$(cat "$run/$n.pid")"; else printf '  %-7s down\n' "$n"; rc=1; fi
   done
   echo "  Flink dashboard  $flink   job: $(job_id 2>/dev/null || echo none)"
