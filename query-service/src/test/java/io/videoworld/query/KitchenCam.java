@@ -11,7 +11,6 @@ import io.videoworld.connectors.producer.SampleVideo;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Perception;
 import io.videoworld.core.TextLine;
-import io.videoworld.perception.TextEmbedder;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
@@ -19,6 +18,7 @@ import io.videoworld.core.VideoDoc;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A small indexed stream for query-service tests: a real 6 s video (cuts at 2 s and 4 s) whose
@@ -33,10 +33,10 @@ final class KitchenCam {
 
     /**
      * Also writes what inference would have read in each shot's middle keyframe (porch light, coffee
-     * mug, weather), embedded with {@code embedder} when given; the first and last shots get the
+     * mug, weather), embedded with {@code embed} when given; the first and last shots get the
      * same image descriptor, as if the camera came back to the porch.
      */
-    static void index(String esUrl, Path dir, String stream, long epoch, TextEmbedder embedder) throws Exception {
+    static void index(String esUrl, Path dir, String stream, long epoch, Function<String, float[]> embed) throws Exception {
         Path video = dir.resolve(stream + ".mp4");
         SampleVideo.write(video, 640, 360, 25, 6.0, List.of(2.0, 4.0));
         try (RestClientTransport t = EsClients.transport(esUrl)) {
@@ -56,12 +56,12 @@ final class KitchenCam {
                         start * 40, (start + 50) * 40, epoch + start * 40, epoch + (start + 50) * 40, i == 0 ? "start" : "cut",
                         i == 0 ? "none" : "adaptive", 40, start, 1, start + 25, List.of(), true)));
             }
-            if (embedder != null) {
+            if (embed != null) {
                 String[] read = {"Porch light switch by the door", "Coffee mug on the kitchen table", "Weather: rain expected tonight"};
                 for (int i = 0; i < 3; i++) {
                     long frame = i * 50L + 25;
                     write(client, EsDocuments.perception(new Perception(stream, epoch, frame, frame * 40, "middle",
-                            List.of(new TextLine(read[i], 40, 40, 400, 30, 0.97)), read[i], embedder.embed(read[i]),
+                            List.of(new TextLine(read[i], 40, 40, 400, 30, 0.97)), read[i], embed.apply(read[i]),
                             unit(176, i == 2 ? 0 : i), "cpu", 640, 360, List.of(), epoch + frame * 40)));
                 }
             }

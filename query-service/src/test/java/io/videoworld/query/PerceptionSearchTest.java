@@ -43,7 +43,7 @@ class PerceptionSearchTest {
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
         embedder = TextEmbedder.load(ModelDirectory.locate());
-        KitchenCam.index(es, tmp, PANTRY, EPOCH, embedder);
+        KitchenCam.index(es, tmp, PANTRY, EPOCH, embedder::embed);
         llm = ScriptedLlm.start();
         withoutModel = new QueryServer(es, tmp.toString(), Auth.off(), null, embedder).start("127.0.0.1", 0);
         withVision = new QueryServer(es, tmp.toString(), Auth.off(),
