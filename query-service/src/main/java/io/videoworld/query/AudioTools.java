@@ -8,6 +8,7 @@ import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.connectors.producer.VideoSeeker;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

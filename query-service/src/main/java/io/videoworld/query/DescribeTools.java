@@ -1,10 +1,12 @@
 package io.videoworld.query;
 
 import io.videoworld.connectors.es.VideoRepository;
-import io.videoworld.core.VideoDoc;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

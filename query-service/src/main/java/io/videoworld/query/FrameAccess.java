@@ -7,6 +7,7 @@ import io.videoworld.core.FrameDoc;
 import io.videoworld.core.Ids;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,6 +10,8 @@ import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.core.Json;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -7,6 +7,8 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,8 @@
 package io.videoworld.query;
 
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.RequestLimits;
+
 /**
  * The pixels one request may make the service decode plus encode. Tools charge what they are
  * about to do before they do it, so a request past the budget is answered 413 at once instead of

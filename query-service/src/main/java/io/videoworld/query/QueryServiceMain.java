@@ -1,10 +1,11 @@
 package io.videoworld.query;
 
+import io.videoworld.query.api.RequestLimits;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** Starts the query service and serves until the process is stopped. */
 @Command(name = "query-service", mixinStandardHelpOptions = true, description = "Serve the VideoWorld tools over REST.")

@@ -6,6 +6,7 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.agent.Evidence;
 import io.videoworld.query.agent.EvidenceSearch;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -5,6 +5,8 @@ import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,6 +7,7 @@ import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;

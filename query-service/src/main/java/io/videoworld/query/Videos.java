@@ -2,6 +2,8 @@ package io.videoworld.query;
 
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
 import java.io.IOException;
 
 /** The stream a tool call names in {@code video_id}, or a 404 naming it. */

@@ -2,6 +2,8 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoworld.query.api.RequestLimits;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
 import io.videoworld.query.auth.Auth;

@@ -2,10 +2,12 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoworld.query.api.RequestLimits;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.videoworld.core.Json;
-import io.videoworld.query.tools.ToolCatalog;
+import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.TestInfra;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;

@@ -10,7 +10,7 @@ import io.videoworld.core.Json;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.auth.Auth;
-import io.videoworld.query.tools.ToolCatalog;
+import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.TestInfra;
 import java.awt.image.BufferedImage;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
-import io.videoworld.query.tools.ToolCatalog;
+import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -3,6 +3,9 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
+
 import io.videoworld.core.Json;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;

@@ -2,13 +2,13 @@ package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.VideoRepository;
-import io.videoworld.core.Json;
-import io.videoworld.core.VideoDoc;
-import io.videoworld.query.ApiException;
-import io.videoworld.query.auth.Caller;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
-import io.videoworld.query.tools.ToolDispatcher;
+import io.videoworld.core.Json;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.auth.Caller;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,14 +1,14 @@
 package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.core.Json;
-import io.videoworld.query.ApiException;
-import io.videoworld.query.auth.Caller;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
-import io.videoworld.query.tools.ToolCatalog;
-import io.videoworld.query.tools.ToolDispatcher;
+import io.videoworld.core.Json;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.ToolCatalog;
+import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.auth.Caller;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.api;
 
 /**
  * How much one request may ask of the query service. Every bound a client can hit is here, with

@@ -1,9 +1,7 @@
-package io.videoworld.query.tools;
+package io.videoworld.query.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Ids;
-import io.videoworld.query.ApiException;
-import io.videoworld.query.RequestLimits;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;

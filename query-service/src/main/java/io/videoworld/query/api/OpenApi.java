@@ -1,4 +1,4 @@
-package io.videoworld.query.tools;
+package io.videoworld.query.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

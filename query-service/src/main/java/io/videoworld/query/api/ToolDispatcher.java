@@ -1,10 +1,6 @@
-package io.videoworld.query.tools;
+package io.videoworld.query.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.query.ApiException;
-import io.videoworld.query.Args;
-import io.videoworld.query.RequestLimits;
-import io.videoworld.query.Tool;
 import io.videoworld.query.auth.Caller;
 import java.io.IOException;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.api;
 
 /**
  * A request the service answers with a 4xx/5xx and a JSON error naming what was wrong:

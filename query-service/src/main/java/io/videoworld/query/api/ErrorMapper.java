@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.api;
 
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.transport.TransportException;
@@ -23,23 +23,23 @@ import org.slf4j.LoggerFactory;
  * "logged as &lt;id&gt;", with the details under that id in the log. Messages never carry Java
  * class names or stack traces.
  */
-final class ErrorMapper {
+public final class ErrorMapper {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
     /** What a message must not show: qualified class names, exception class names, stack frames. */
-    static final Pattern INTERNALS = Pattern.compile("\\b(java|javax|jakarta|com|org|io|co|sun|kotlin)\\.[a-z]\\w*\\.|[A-Z]\\w*(Exception|Error)\\b|\\tat ");
+    public static final Pattern INTERNALS = Pattern.compile("\\b(java|javax|jakarta|com|org|io|co|sun|kotlin)\\.[a-z]\\w*\\.|[A-Z]\\w*(Exception|Error)\\b|\\tat ");
 
     /** An error answer: HTTP status and the JSON error object's fields. */
-    record Answer(int status, String code, String field, String message) {}
+    public record Answer(int status, String code, String field, String message) {}
 
     private ErrorMapper() {}
 
     /** Writes the answer for {@code e} on {@code ctx}, logging whatever the client is not told. */
-    static void respond(Exception e, Context ctx) {
+    public static void respond(Exception e, Context ctx) {
         write(ctx, answer(e, ctx.method() + " " + ctx.path()));
     }
 
     /** Writes an error answer as {@code {"error": {code, message, field}}}. */
-    static void write(Context ctx, Answer a) {
+    public static void write(Context ctx, Answer a) {
         Map<String, Object> err = new LinkedHashMap<>();
         err.put("code", a.code());
         err.put("message", a.message());
@@ -50,7 +50,7 @@ final class ErrorMapper {
     }
 
     /** The answer for an exception thrown while serving {@code what} (method and path, for the log). */
-    static Answer answer(Throwable e, String what) {
+    public static Answer answer(Throwable e, String what) {
         if (e instanceof ApiException api) {
             return new Answer(api.status(), api.code(), api.field(), api.getMessage());
         }
@@ -84,7 +84,7 @@ final class ErrorMapper {
      * {@code e} is not one. Jetty raises these from the body's input stream, which Javalin would
      * otherwise answer with an empty 500.
      */
-    static ApiException framing(Throwable e) {
+    public static ApiException framing(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof BadMessageException bad) {
                 String reason = bad.getReason() == null ? null : safe(bad.getReason());
@@ -126,7 +126,7 @@ final class ErrorMapper {
     }
 
     /** Text from a library that may go into a message, or null when it shows internals. */
-    static String safe(String text) {
+    public static String safe(String text) {
         if (text == null) {
             return null;
         }

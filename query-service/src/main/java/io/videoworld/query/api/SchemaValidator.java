@@ -1,7 +1,6 @@
-package io.videoworld.query.tools;
+package io.videoworld.query.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.query.ApiException;
 import java.util.Iterator;
 import java.util.Map;
 

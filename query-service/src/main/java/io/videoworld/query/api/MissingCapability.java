@@ -1,4 +1,4 @@
-package io.videoworld.query.tools;
+package io.videoworld.query.api;
 
 /** What a tool that answers 501 is waiting for, said in the error so callers know it is not a bug. */
 public final class MissingCapability {

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.api;
 
 import java.io.IOException;
 
