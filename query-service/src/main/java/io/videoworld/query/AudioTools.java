@@ -9,6 +9,7 @@ import io.videoworld.connectors.producer.VideoSeeker;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.Args;
+import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,6 +7,8 @@ import io.videoworld.connectors.llm.LlmException;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
+import io.videoworld.query.video.FrameAccess;
+import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +39,7 @@ public final class DescribeTools {
 
     public Map<String, Object> describeVisual(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
-        double duration = VideoTools.durationSeconds(v);
+        double duration = Videos.durationSeconds(v);
         double[] span = args.requiredSpan(duration);
         double start = span[0];
         double end = span[1];

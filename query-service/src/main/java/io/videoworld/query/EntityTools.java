@@ -13,6 +13,8 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
+import io.videoworld.query.video.FrameAccess;
+import io.videoworld.query.video.Videos;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -12,6 +12,8 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
+import io.videoworld.query.api.Decimals;
+import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -104,7 +106,7 @@ final class MemoryTools {
                     e.put("level", "frame");
                     e.put("time_range", Map.of("start_time", m.ptsMs() / 1000.0, "end_time", m.ptsMs() / 1000.0));
                     e.put("content", m.text().length() > 400 ? m.text().substring(0, 400) + "..." : m.text());
-                    e.put("relevance_score", VideoTools.round(m.score(), 4));
+                    e.put("relevance_score", Decimals.round(m.score(), 4));
                     e.put("importance", 0.3);
                     e.put("metadata", Map.of("source", "keyframe perception (OCR and labels)"));
                     found.add(e);
@@ -119,7 +121,7 @@ final class MemoryTools {
             e.put("level", d.path("level").asText());
             e.put("time_range", Map.of("start_time", d.path("start_time").asDouble(), "end_time", d.path("end_time").asDouble()));
             e.put("content", d.path("content").asText());
-            e.put("relevance_score", VideoTools.round(s.score(), 4));
+            e.put("relevance_score", Decimals.round(s.score(), 4));
             e.put("importance", d.path("importance").asDouble(0.5));
             e.put("metadata", d.path("metadata"));
             found.add(e);
@@ -129,7 +131,7 @@ final class MemoryTools {
             for (Map<String, Object> e : found) {
                 double end = ((Number) ((Map<?, ?>) e.get("time_range")).get("end_time")).doubleValue();
                 double decay = Math.pow(0.5, Math.max(0, latest - end) / halfLife);
-                e.put("relevance_score", VideoTools.round(((Number) e.get("relevance_score")).doubleValue() * decay, 4));
+                e.put("relevance_score", Decimals.round(((Number) e.get("relevance_score")).doubleValue() * decay, 4));
             }
         }
         found.sort((a, b) -> Double.compare(((Number) b.get("relevance_score")).doubleValue(), ((Number) a.get("relevance_score")).doubleValue()));
@@ -147,10 +149,10 @@ final class MemoryTools {
         e.put("level", "event");
         e.put("time_range", Map.of("start_time", d.path("start_pts_ms").asLong() / 1000.0, "end_time", d.path("end_pts_ms").asLong() / 1000.0));
         e.put("content", d.path("summary").asText());
-        e.put("relevance_score", VideoTools.round(score, 4));
+        e.put("relevance_score", Decimals.round(score, 4));
         int batches = d.path("batches").asInt(1);
         boolean returns = d.path("linked_event_ids").size() > 0;
-        e.put("importance", VideoTools.round(Math.min(1, 0.4 + 0.05 * batches + (returns ? 0.1 : 0)), 2));
+        e.put("importance", Decimals.round(Math.min(1, 0.4 + 0.05 * batches + (returns ? 0.1 : 0)), 2));
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("source", "episodic_memory");
         meta.put("occurred_at", d.path("occurred_at").asLong());

@@ -9,6 +9,8 @@ import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
+import io.videoworld.query.video.FrameAccess;
+import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

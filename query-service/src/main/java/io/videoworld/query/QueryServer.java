@@ -14,8 +14,8 @@ import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.connectors.framestore.FrameStore;
-import io.videoworld.connectors.images.Images;
 import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.producer.VideoSeeker;
 import io.videoworld.core.Json;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.ObjectDetector;
@@ -32,6 +32,11 @@ import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.video.CropTools;
+import io.videoworld.query.video.FrameAccess;
+import io.videoworld.query.video.FrameRenderer;
+import io.videoworld.query.video.FrameTools;
+import io.videoworld.query.video.VideoTools;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,6 +65,8 @@ public final class QueryServer implements AutoCloseable {
 
     private final VideoRepository videos;
     private final FrameAccess frames;
+    private final FrameRenderer renderer;
+    private final VideoSeeker seeker;
     private final Auth auth;
     /** Reads of stream and shot documents are reused this long; the index itself refreshes once a second. */
     static final long READ_CACHE_MS = 500;
@@ -124,14 +131,16 @@ public final class QueryServer implements AutoCloseable {
         this.videos = new VideoRepository(es, READ_CACHE_MS);
         SegmentRepository segments = new SegmentRepository(es, READ_CACHE_MS);
         FrameRepository frameDocs = new FrameRepository(es);
-        this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore));
+        this.seeker = new VideoSeeker();
+        this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore), seeker);
+        this.renderer = new FrameRenderer(videos, frames, limits);
         VideoTools video = new VideoTools(videos, segments);
         FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames, limits);
         dispatcher.register("get_video_info", video::getVideoInfo)
                 .register("get_temporal_structure", video::getTemporalStructure)
                 .register("sample_frames", frameTools::sampleFrames)
-                .register("crop_region", frameTools::cropRegion)
-                .register("get_segment", frameTools::getSegment);
+                .register("crop_region", new CropTools(videos, frames, limits)::cropRegion)
+                .register("get_segment", video::getSegment);
         PerceptionRepository perception = new PerceptionRepository(es);
         EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, embedder);
         if (llm != null && llm.config().vision()) {
@@ -263,18 +272,10 @@ public final class QueryServer implements AutoCloseable {
         double[] crop = cropParam(ctx);
         double padding = numberParam(ctx, "padding", 0, 1);
         ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
-        VideoDoc v = Videos.byId(videos, stream);
-        FrameAccess.Image img = frames.byId(id, v);
-        ImageSizes.Size source = FrameTools.sizeOf(img.jpeg());
-        Images.PixelBox box = crop == null ? null : Images.box(crop, padding, (int) source.width(), (int) source.height());
-        PixelBudget budget = new PixelBudget(limits);
-        ImageSizes.Size out = ImageSizes.output(source, box, width, height);
-        budget.checkOutput(out, width > 0 ? "width" : "height");
-        budget.charge(source.pixels() + (box != null || width > 0 || height > 0 ? out.pixels() : 0), width > 0 ? "width" : "height");
-        byte[] jpeg = Images.transform(img.jpeg(), box, width, height, 90);
+        FrameRenderer.Rendered img = renderer.render(id, stream, width, height, crop, padding);
         ctx.header("X-VideoWorld-Origin", img.origin());
         ctx.header("Cache-Control", "max-age=3600");
-        ctx.contentType("image/jpeg").result(jpeg);
+        ctx.contentType("image/jpeg").result(img.jpeg());
     }
 
     /**
@@ -413,5 +414,6 @@ public final class QueryServer implements AutoCloseable {
     public void close() throws Exception {
         app.stop();
         transport.close();
+        seeker.close();
     }
 }

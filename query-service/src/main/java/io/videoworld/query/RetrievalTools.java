@@ -7,6 +7,8 @@ import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.agent.Evidence;
 import io.videoworld.query.agent.EvidenceSearch;
 import io.videoworld.query.api.Args;
+import io.videoworld.query.api.Decimals;
+import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,8 +49,8 @@ public final class RetrievalTools {
             }
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("segment_id", e.segmentId());
-            c.put("start_time", VideoTools.round(e.startTime(), 3));
-            c.put("end_time", VideoTools.round(e.endTime(), 3));
+            c.put("start_time", Decimals.round(e.startTime(), 3));
+            c.put("end_time", Decimals.round(e.endTime(), 3));
             c.put("score", e.score());
             c.put("scene_id", e.sceneId());
             c.put("matched_reason", "on-screen text: \"" + e.matchedText().replace('\n', ' ') + "\"");
@@ -62,7 +64,7 @@ public final class RetrievalTools {
             c.put("segment_id", s.source().path("event_id").asText());
             c.put("start_time", s.source().path("start_pts_ms").asLong() / 1000.0);
             c.put("end_time", s.source().path("end_pts_ms").asLong() / 1000.0);
-            c.put("score", VideoTools.round(s.score(), 4));
+            c.put("score", Decimals.round(s.score(), 4));
             c.put("scene_id", null);
             c.put("matched_reason", "event: " + s.source().path("summary").asText());
             c.put("frame_ids", List.of());
@@ -90,7 +92,7 @@ public final class RetrievalTools {
                 c.put("segment_id", v.streamId() + ":cue:" + Math.round(cue.start() * 1000));
                 c.put("start_time", cue.start());
                 c.put("end_time", cue.end());
-                c.put("score", VideoTools.round(score, 4));
+                c.put("score", Decimals.round(score, 4));
                 c.put("scene_id", null);
                 c.put("matched_reason", "said: \"" + cue.text() + "\"");
                 c.put("frame_ids", List.of());
@@ -133,7 +135,7 @@ public final class RetrievalTools {
             sources.add("transcript");
         }
         out.put("sources", sources);
-        out.put("search_time_ms", VideoTools.round((System.nanoTime() - started) / 1e6, 2));
+        out.put("search_time_ms", Decimals.round((System.nanoTime() - started) / 1e6, 2));
         return out;
     }
 

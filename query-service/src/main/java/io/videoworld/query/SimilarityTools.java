@@ -7,6 +7,8 @@ import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
+import io.videoworld.query.api.Decimals;
+import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -177,9 +179,9 @@ public final class SimilarityTools {
     private static Map<String, Object> match(Segment s, double similarity) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("segment_id", s.id());
-        r.put("start_time", VideoTools.round(s.startPtsMs() / 1000.0, 3));
-        r.put("end_time", VideoTools.round(s.endPtsMs() / 1000.0, 3));
-        r.put("similarity", VideoTools.round(similarity, 3));
+        r.put("start_time", Decimals.round(s.startPtsMs() / 1000.0, 3));
+        r.put("end_time", Decimals.round(s.endPtsMs() / 1000.0, 3));
+        r.put("similarity", Decimals.round(similarity, 3));
         r.put("scene_id", s.sceneId());
         return r;
     }

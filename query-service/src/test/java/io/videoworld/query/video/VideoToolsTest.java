@@ -1,7 +1,8 @@
-package io.videoworld.query;
+package io.videoworld.query.video;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
@@ -22,7 +23,7 @@ class VideoToolsTest {
 
     @Test
     void aScreenStreamLastsUntilTheEndOfItsLastFrame() {
-        assertThat(VideoTools.durationSeconds(screens(19_000, 20))).isEqualTo(20.0);
+        assertThat(Videos.durationSeconds(screens(19_000, 20))).isEqualTo(20.0);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.video;
 
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.RequestLimits;
@@ -8,16 +8,16 @@ import io.videoworld.query.api.RequestLimits;
  * about to do before they do it, so a request past the budget is answered 413 at once instead of
  * after seconds of decoding; a rendered image wider or taller than the side limit is refused too.
  */
-final class PixelBudget {
+public final class PixelBudget {
     private final RequestLimits limits;
     private long used;
 
-    PixelBudget(RequestLimits limits) {
+    public PixelBudget(RequestLimits limits) {
         this.limits = limits;
     }
 
     /** Charges {@code pixels}; 413 naming {@code field} and the limit when the request would pass it. */
-    void charge(long pixels, String field) {
+    public void charge(long pixels, String field) {
         used = pixels > Long.MAX_VALUE - used ? Long.MAX_VALUE : used + pixels;
         if (used > limits.maxPixelsPerRequest()) {
             throw ApiException.tooLarge(field, "this request would decode and encode " + megapixels(used)
@@ -27,7 +27,7 @@ final class PixelBudget {
     }
 
     /** 413 naming {@code field} when an image the request would render is larger than the side limit. */
-    void checkOutput(ImageSizes.Size size, String field) {
+    public void checkOutput(ImageSizes.Size size, String field) {
         if (size.width() > limits.maxImageSide() || size.height() > limits.maxImageSide()) {
             throw ApiException.tooLarge(field, "the image asked for would be " + size.width() + "x" + size.height()
                     + " pixels; the limit is " + limits.maxImageSide() + " pixels a side");
@@ -35,7 +35,7 @@ final class PixelBudget {
     }
 
     /** 413 naming {@code field} when an uploaded image declares more than the limits allow; checked before decoding. */
-    void checkUpload(ImageSizes.Size size, String field) {
+    public void checkUpload(ImageSizes.Size size, String field) {
         if (size.width() > limits.maxImageSide() || size.height() > limits.maxImageSide()
                 || size.pixels() > limits.maxImagePixels()) {
             throw ApiException.tooLarge(field, "'" + field + "' declares " + size.width() + "x" + size.height()

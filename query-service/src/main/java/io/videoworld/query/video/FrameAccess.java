@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.video;
 
 import io.videoworld.connectors.es.FrameRepository;
 import io.videoworld.connectors.framestore.FrameStore;
@@ -17,37 +17,42 @@ import java.util.List;
  * are decoded from it at the exact time (frame-accurate seek); otherwise the nearest stored
  * keyframe is used, and each image says which it is ({@code origin}) and how far off it is.
  */
-final class FrameAccess {
+public final class FrameAccess {
     /** A frame's picture and where it came from. */
-    record Image(String frameId, long ptsMs, byte[] jpeg, String origin, long offsetMs) {}
+    public record Image(String frameId, long ptsMs, byte[] jpeg, String origin, long offsetMs) {}
 
-    static final String DECODED = "decoded";
-    static final String STORED = "stored_keyframe";
-    static final String NEAREST = "nearest_keyframe";
+    public static final String DECODED = "decoded";
+    public static final String STORED = "stored_keyframe";
+    public static final String NEAREST = "nearest_keyframe";
 
     private final FrameRepository frames;
     private final FrameStore store;
+    private final VideoSeeker seeker;
 
-    FrameAccess(FrameRepository frames, FrameStore store) {
+    /** @param seeker decodes source files; its owner (the wiring) closes it */
+    public FrameAccess(FrameRepository frames, FrameStore store, VideoSeeker seeker) {
         this.frames = frames;
         this.store = store;
+        this.seeker = seeker;
     }
 
-    boolean decodable(VideoDoc v) {
+    /** Whether frames of {@code v} can be decoded from its source file, which is still reachable. */
+    public boolean decodable(VideoDoc v) {
         return v.sourceKind() == SourceKind.VIDEO && VideoSeeker.readable(v.sourceUri());
     }
 
     /** The indexed frame nearest to a presentation time (producer numbering). */
-    static String nearestFrameId(VideoDoc v, long ptsMs) {
+    public static String nearestFrameId(VideoDoc v, long ptsMs) {
         double fps = v.source().sampleFps() > 0 ? v.source().sampleFps() : v.source().fps();
         long index = Math.max(0, Math.min(v.maxFrameIndex(), Math.round(ptsMs * fps / 1000.0)));
         return Ids.frame(v.streamId(), index);
     }
 
-    List<Image> at(VideoDoc v, List<Double> timesSec) throws IOException {
+    /** Pictures at the given times: decoded from the source when it is reachable, else the nearest stored keyframes. */
+    public List<Image> at(VideoDoc v, List<Double> timesSec) throws IOException {
         List<Image> out = new ArrayList<>();
         if (decodable(v)) {
-            for (VideoSeeker.Decoded d : VideoSeeker.grab(v.sourceUri(), timesSec, 0)) {
+            for (VideoSeeker.Decoded d : seeker.grab(v.sourceUri(), timesSec, 0)) {
                 out.add(new Image(nearestFrameId(v, d.ptsMs()), d.ptsMs(), d.frame().jpeg(), DECODED, 0));
             }
             return out;
@@ -62,7 +67,7 @@ final class FrameAccess {
     }
 
     /** Frame ids only, without reading any picture: the indexed frame nearest each time. */
-    List<Image> idsAt(VideoDoc v, List<Double> timesSec) throws IOException {
+    public List<Image> idsAt(VideoDoc v, List<Double> timesSec) throws IOException {
         List<Image> out = new ArrayList<>();
         for (double t : timesSec) {
             long pts = Math.round(t * 1000);
@@ -78,7 +83,7 @@ final class FrameAccess {
     }
 
     /** A frame by id: its stored JPEG if it is a keyframe, else decoded from the source, else the nearest keyframe. */
-    Image byId(String frameId, VideoDoc v) throws IOException {
+    public Image byId(String frameId, VideoDoc v) throws IOException {
         FrameDoc doc = frames.find(frameId).orElse(null);
         if (doc == null) {
             // Not (yet) indexed, but a frame number of a stream whose source can still be decoded.

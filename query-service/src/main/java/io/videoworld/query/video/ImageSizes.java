@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.video;
 
 import io.videoworld.connectors.images.Images;
 import io.videoworld.core.JpegInfo;
@@ -8,12 +8,13 @@ import io.videoworld.core.JpegInfo;
  * what a crop and resize by {@link Images#transform} will produce. A header can claim 60000x60000
  * in a few hundred bytes, so sizes are checked from it and the decoder never sees such a file.
  */
-final class ImageSizes {
+public final class ImageSizes {
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
     /** A width and height in pixels; long, because a PNG may declare up to 2^31-1 each way. */
-    record Size(long width, long height) {
-        long pixels() {
+    public record Size(long width, long height) {
+        /** Width times height. */
+        public long pixels() {
             return width * height;
         }
     }
@@ -21,7 +22,7 @@ final class ImageSizes {
     private ImageSizes() {}
 
     /** The size a JPEG's frame header or a PNG's IHDR chunk declares; null when the bytes are neither, or malformed. */
-    static Size declared(byte[] data) {
+    public static Size declared(byte[] data) {
         if (data == null || data.length < 4) {
             return null;
         }
@@ -51,7 +52,7 @@ final class ImageSizes {
      * both 0 keep the size); computed in doubles, so absurd requests come out as large numbers
      * rather than overflowing.
      */
-    static Size output(Size source, Images.PixelBox box, int width, int height) {
+    public static Size output(Size source, Images.PixelBox box, int width, int height) {
         double w = source.width();
         double h = source.height();
         if (box != null) {
@@ -65,6 +66,16 @@ final class ImageSizes {
             h = Math.max(1, nh);
         }
         return new Size((long) Math.min(w, Long.MAX_VALUE / 4), (long) Math.min(h, Long.MAX_VALUE / 4));
+    }
+
+    /** The size a JPEG declares, or, for one whose header does not parse, its decoded size. */
+    public static Size of(byte[] jpeg) {
+        Size s = declared(jpeg);
+        if (s != null) {
+            return s;
+        }
+        int[] wh = Images.size(jpeg);
+        return new Size(wh[0], wh[1]);
     }
 
     private static long u32(byte[] b, int at) {

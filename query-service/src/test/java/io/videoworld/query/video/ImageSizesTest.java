@@ -1,7 +1,8 @@
-package io.videoworld.query;
+package io.videoworld.query.video;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.RequestLimits;

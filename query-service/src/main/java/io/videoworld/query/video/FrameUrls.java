@@ -1,12 +1,13 @@
-package io.videoworld.query;
+package io.videoworld.query.video;
 
 import java.util.Locale;
 
 /** URLs of {@code GET /v1/frames/{id}} with the resize and crop a tool asked for. */
-final class FrameUrls {
+public final class FrameUrls {
     private FrameUrls() {}
 
-    static String of(String frameId, int width, int height, double[] bbox, double padding) {
+    /** The URL of a frame resized to {@code width} x {@code height} (0: keep) and cropped to {@code bbox} (null: whole) with {@code padding}. */
+    public static String of(String frameId, int width, int height, double[] bbox, double padding) {
         StringBuilder sb = new StringBuilder("/v1/frames/").append(frameId);
         String sep = "?";
         if (width > 0) {
