@@ -21,7 +21,6 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.agent.AskService;
-import io.videoworld.query.agent.EvidenceSearch;
 import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.ErrorMapper;
@@ -32,6 +31,19 @@ import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.entity.EntityTools;
+import io.videoworld.query.entity.SpatialRelations;
+import io.videoworld.query.entity.TrajectoryTools;
+import io.videoworld.query.memory.MemoryTools;
+import io.videoworld.query.perception.ActivityTools;
+import io.videoworld.query.perception.AudioTools;
+import io.videoworld.query.perception.DescribeTools;
+import io.videoworld.query.perception.ObjectFinder;
+import io.videoworld.query.perception.ObjectTools;
+import io.videoworld.query.perception.SceneTools;
+import io.videoworld.query.retrieval.EvidenceSearch;
+import io.videoworld.query.retrieval.RetrievalTools;
+import io.videoworld.query.retrieval.SimilarityTools;
 import io.videoworld.query.video.CropTools;
 import io.videoworld.query.video.FrameAccess;
 import io.videoworld.query.video.FrameRenderer;
@@ -159,16 +171,17 @@ public final class QueryServer implements AutoCloseable {
                 .register("merge_events", memoryTools::mergeEvents);
         ObjectRepository objects = new ObjectRepository(es);
         dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception, objects)::findSimilarSegments);
-        ObjectTools objectTools = new ObjectTools(videos, objects, frames, detector, embedder);
+        ObjectFinder finder = new ObjectFinder(objects, frames, detector);
         LlmClient vlm = llm != null && llm.config().vision() ? llm : null;
-        EntityTools entities = new EntityTools(videos, segments, objects, perception, objectTools, frames, embedder, vlm);
-        dispatcher.register("detect_objects", objectTools::detectObjects)
-                .register("spatial_relation", a -> objectTools.spatialRelation(a, entities))
-                .register("get_scene_attributes", objectTools::getSceneAttributes)
-                .register("recognize_activity", objectTools::recognizeActivity)
+        EntityTools entities = new EntityTools(videos, objects, finder, embedder);
+        TrajectoryTools trajectories = new TrajectoryTools(videos, segments, perception, entities, finder, frames, vlm);
+        dispatcher.register("detect_objects", new ObjectTools(videos, finder, embedder)::detectObjects)
+                .register("spatial_relation", new SpatialRelations(videos, finder, entities)::spatialRelation)
+                .register("get_scene_attributes", new SceneTools(videos, finder)::getSceneAttributes)
+                .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)
                 .register("register_entity", entities::registerEntity)
-                .register("track_entity", entities::trackEntity)
-                .register("query_entity_state", entities::queryEntityState)
+                .register("track_entity", trajectories::trackEntity)
+                .register("query_entity_state", trajectories::queryEntityState)
                 .register("list_entities", entities::listEntities);
         this.ask = new AskService(llm, evidence, videos, (v, times) -> frames.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);

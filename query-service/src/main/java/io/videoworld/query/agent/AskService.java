@@ -9,6 +9,8 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.retrieval.Evidence;
+import io.videoworld.query.retrieval.EvidenceSearch;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

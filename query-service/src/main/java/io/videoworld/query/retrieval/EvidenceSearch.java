@@ -1,4 +1,4 @@
-package io.videoworld.query.agent;
+package io.videoworld.query.retrieval;
 
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.SegmentRepository;

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.perception;
 
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.connectors.llm.ChatMessage;
@@ -9,11 +9,11 @@ import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
 import io.videoworld.query.video.FrameAccess;
 import io.videoworld.query.video.Videos;
+import io.videoworld.query.api.TimeRange;
+import io.videoworld.query.perception.PerceptionResponses.Description;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,16 +31,16 @@ public final class DescribeTools {
     private final FrameAccess frames;
     private final LlmClient vlm;
 
-    DescribeTools(VideoRepository videos, FrameAccess frames, LlmClient vlm) {
+    public DescribeTools(VideoRepository videos, FrameAccess frames, LlmClient vlm) {
         this.videos = videos;
         this.frames = frames;
         this.vlm = vlm;
     }
 
-    public Map<String, Object> describeVisual(Args args) throws IOException {
+    /** Seed 000 API-5. */
+    public Description describeVisual(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
-        double duration = Videos.durationSeconds(v);
-        double[] span = args.requiredSpan(duration);
+        double[] span = args.requiredSpan(Videos.durationSeconds(v));
         double start = span[0];
         double end = span[1];
         String detail = args.optionalChoice("detail_level", Set.of("brief", "standard", "medium", "detailed"), "standard");
@@ -74,13 +74,7 @@ public final class DescribeTools {
         } catch (LlmException e) {
             throw new ApiException(502, "model_unavailable", null, "the vision model failed: " + e.getMessage());
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("description", text);
-        out.put("caption", text);
-        out.put("time_range", Map.of("start_time", start, "end_time", end));
-        out.put("frames_analyzed", images.stream().map(FrameAccess.Image::frameId).toList());
-        out.put("num_frames_analyzed", images.size());
-        out.put("model", vlm.config().model());
-        return out;
+        return new Description(text, text, new TimeRange(start, end), images.stream().map(FrameAccess.Image::frameId).toList(), images.size(),
+                vlm.config().model());
     }
 }

@@ -1,6 +1,7 @@
-package io.videoworld.query;
+package io.videoworld.query.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
 
 import io.videoworld.connectors.es.ObjectRepository;
 import java.util.ArrayList;

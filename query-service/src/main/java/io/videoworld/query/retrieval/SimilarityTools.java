@@ -1,4 +1,6 @@
-package io.videoworld.query;
+package io.videoworld.query.retrieval;
+
+import static io.videoworld.query.api.Decimals.round;
 
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.SegmentRepository;
@@ -8,7 +10,14 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
 import io.videoworld.query.api.Decimals;
+import io.videoworld.query.perception.ObjectGeometry;
 import io.videoworld.query.video.Videos;
+import io.videoworld.connectors.es.ObjectRepository;
+import io.videoworld.core.Vectors;
+import io.videoworld.query.perception.ObjectGeometry;
+import io.videoworld.query.perception.TrackMotion;
+import io.videoworld.query.retrieval.RetrievalResponses.Similar;
+import io.videoworld.query.retrieval.RetrievalResponses.SimilarSegment;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,17 +39,18 @@ public final class SimilarityTools {
     private final VideoRepository videos;
     private final SegmentRepository segments;
     private final PerceptionRepository perception;
-    private final io.videoworld.connectors.es.ObjectRepository objects;
+    private final ObjectRepository objects;
 
     public SimilarityTools(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception,
-            io.videoworld.connectors.es.ObjectRepository objects) {
+            ObjectRepository objects) {
         this.videos = videos;
         this.segments = segments;
         this.perception = perception;
         this.objects = objects;
     }
 
-    public Map<String, Object> findSimilarSegments(Args args) throws IOException {
+    /** Seed 000 API-16. */
+    public Similar findSimilarSegments(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         String metric = args.optionalChoice("similarity_metric", Set.of("visual", "semantic", "motion"), "visual");
         int topK = args.optionalInt("top_k", 1, 100).orElse(10);
@@ -76,7 +86,7 @@ public final class SimilarityTools {
             throw new ApiException(404, "not_found", "example_segment", "no analysed keyframe with " + (visual ? "an image descriptor" : "on-screen text")
                     + " between " + start + " and " + end + " s");
         }
-        normalise(mean);
+        Vectors.normaliseInPlace(mean);
         Map<String, Double> best = new LinkedHashMap<>();
         Map<String, Segment> byId = new LinkedHashMap<>();
         List<Segment> shots = segments.list(v.streamId(), v.epochMs(), Segment.SHOT);
@@ -90,29 +100,21 @@ public final class SimilarityTools {
                 }
             }
         }
-        List<Map<String, Object>> similar = new ArrayList<>();
-        best.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(topK).forEach(e -> {
-            Segment s = byId.get(e.getKey());
-            similar.add(match(s, e.getValue()));
-        });
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("similar_segments", similar);
-        out.put("example_summary", used + " analysed keyframe(s) from " + start + " to " + end + " s"
-                + (text.length() == 0 ? "" : "; on-screen text: \"" + text + "\""));
-        out.put("similarity_metric", metric);
-        return out;
+        List<SimilarSegment> similar = best.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(topK)
+                .map(e -> match(byId.get(e.getKey()), e.getValue())).toList();
+        return new Similar(similar, used + " analysed keyframe(s) from " + start + " to " + end + " s"
+                + (text.length() == 0 ? "" : "; on-screen text: \"" + text + "\""), metric);
     }
 
-    private Map<String, Object> motion(VideoDoc v, double start, double end, int topK) throws IOException {
+    private Similar motion(VideoDoc v, double start, double end, int topK) throws IOException {
         long from = Math.round(start * 1000);
         long to = Math.round(end * 1000);
-        List<io.videoworld.connectors.es.ObjectRepository.Track> all = objects.tracks(v.streamId(), v.epochMs(), 0, Long.MAX_VALUE / 4);
+        List<ObjectRepository.Track> all = objects.tracks(v.streamId(), v.epochMs(), 0, Long.MAX_VALUE / 4);
         float[] query = motionOf(all, from, to);
         if (query == null) {
             throw new ApiException(404, "not_found", "example_segment", "no object was tracked for two samples or more between " + start + " and "
                     + end + " s, so there is no motion to compare");
         }
-        List<Map<String, Object>> similar = new ArrayList<>();
         List<Segment> shots = segments.list(v.streamId(), v.epochMs(), Segment.SHOT);
         List<Map.Entry<Segment, Double>> scored = new ArrayList<>();
         for (Segment s : shots) {
@@ -121,36 +123,25 @@ public final class SimilarityTools {
             }
             float[] d = motionOf(all, s.startPtsMs(), s.endPtsMs());
             if (d != null) {
-                double cos = 0;
-                for (int i = 0; i < d.length; i++) {
-                    cos += d[i] * query[i];
-                }
-                scored.add(Map.entry(s, Math.max(0, cos)));
+                scored.add(Map.entry(s, Math.max(0, Vectors.cosine(d, query))));
             }
         }
         scored.sort((a, b) -> Double.compare(b.getValue(), a.getValue()));
-        for (Map.Entry<Segment, Double> e : scored.subList(0, Math.min(topK, scored.size()))) {
-            Segment s = e.getKey();
-            similar.add(match(s, e.getValue()));
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("similar_segments", similar);
-        out.put("example_summary", "tracked motion from " + start + " to " + end + " s (directions, speeds, movers and still objects)");
-        out.put("similarity_metric", "motion");
-        return out;
+        List<SimilarSegment> similar = scored.stream().limit(topK).map(e -> match(e.getKey(), e.getValue())).toList();
+        return new Similar(similar, "tracked motion from " + start + " to " + end + " s (directions, speeds, movers and still objects)", "motion");
     }
 
     /** The unit-length motion descriptor of the tracks seen in [from, to), or null when nothing was tracked there. */
-    static float[] motionOf(List<io.videoworld.connectors.es.ObjectRepository.Track> tracks, long from, long to) {
+    static float[] motionOf(List<ObjectRepository.Track> tracks, long from, long to) {
         float[] d = new float[16];
         int seen = 0;
         for (var t : tracks) {
-            List<io.videoworld.connectors.es.ObjectRepository.Point> pts = t.timeline().stream().filter(p -> p.ptsMs() >= from && p.ptsMs() < to).toList();
+            List<ObjectRepository.Point> pts = t.timeline().stream().filter(p -> p.ptsMs() >= from && p.ptsMs() < to).toList();
             if (pts.size() < 2) {
                 continue;
             }
             seen++;
-            double speed = ObjectGeometry.heightsPerSecond(pts);
+            double speed = TrackMotion.heightsPerSecond(pts);
             double[] a = pts.get(0).bbox();
             double[] b = pts.get(pts.size() - 1).bbox();
             double angle = Math.atan2((b[1] + b[3]) / 2 - (a[1] + a[3]) / 2, (b[0] + b[2]) / 2 - (a[0] + a[2]) / 2);
@@ -172,28 +163,10 @@ public final class SimilarityTools {
         for (int i = 0; i < 16; i++) {
             d[i] /= seen;
         }
-        normalise(d);
-        return d;
+        return Vectors.normaliseInPlace(d);
     }
 
-    private static Map<String, Object> match(Segment s, double similarity) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("segment_id", s.id());
-        r.put("start_time", Decimals.round(s.startPtsMs() / 1000.0, 3));
-        r.put("end_time", Decimals.round(s.endPtsMs() / 1000.0, 3));
-        r.put("similarity", Decimals.round(similarity, 3));
-        r.put("scene_id", s.sceneId());
-        return r;
-    }
-
-    private static void normalise(float[] v) {
-        double sum = 0;
-        for (float x : v) {
-            sum += x * x;
-        }
-        double n = Math.sqrt(sum);
-        for (int i = 0; i < v.length && n > 0; i++) {
-            v[i] = (float) (v[i] / n);
-        }
+    private static SimilarSegment match(Segment s, double similarity) {
+        return new SimilarSegment(s.id(), round(s.startPtsMs() / 1000.0, 3), round(s.endPtsMs() / 1000.0, 3), round(similarity, 3), s.sceneId());
     }
 }

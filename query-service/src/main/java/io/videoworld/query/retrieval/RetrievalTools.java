@@ -1,19 +1,24 @@
-package io.videoworld.query;
+package io.videoworld.query.retrieval;
 
+import static io.videoworld.query.api.Decimals.round;
+
+import io.videoworld.connectors.audio.Cue;
 import io.videoworld.connectors.es.MemoryRepository;
 import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.core.Vectors;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.agent.Evidence;
-import io.videoworld.query.agent.EvidenceSearch;
 import io.videoworld.query.api.Args;
-import io.videoworld.query.api.Decimals;
+import io.videoworld.query.perception.AudioTools;
+import io.videoworld.query.retrieval.RetrievalResponses.Candidate;
+import io.videoworld.query.retrieval.RetrievalResponses.SemanticCandidate;
+import io.videoworld.query.retrieval.RetrievalResponses.SemanticSearch;
+import io.videoworld.query.retrieval.RetrievalResponses.TextSearch;
 import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,6 +36,7 @@ public final class RetrievalTools {
     private final TextEmbedder embedder;
     private final AudioTools audio;
 
+    /** @param embedder embeds queries for the vector half of the search; null searches text only */
     public RetrievalTools(VideoRepository videos, EvidenceSearch search, MemoryRepository memory, TextEmbedder embedder, AudioTools audio) {
         this.videos = videos;
         this.search = search;
@@ -39,40 +45,31 @@ public final class RetrievalTools {
         this.audio = audio;
     }
 
-    private record Hit(Map<String, Object> candidate, double score) {}
+    /** A candidate, its unrounded score (which orders candidates whose rounded scores tie) and where it matched: visual or audio. */
+    private record Hit(Candidate candidate, double score, String modality) {}
 
+    private static final Comparator<Hit> BEST_FIRST = Comparator.comparingDouble(Hit::score).reversed();
+
+    /** Shots whose screens match, then episodic events that match. */
     private List<Hit> visual(VideoDoc v, String query, double from, double to, int topK) throws IOException {
         List<Hit> hits = new ArrayList<>();
         for (Evidence e : search.search(List.of(v.streamId()), from, to, query)) {
-            if (e.score() == null) {
-                continue;
+            if (e.score() != null) {
+                hits.add(new Hit(new Candidate(e.segmentId(), round(e.startTime(), 3), round(e.endTime(), 3), e.score(), e.sceneId(),
+                        "on-screen text: \"" + e.matchedText().replace('\n', ' ') + "\"", e.frameIds()), e.score(), "visual"));
             }
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("segment_id", e.segmentId());
-            c.put("start_time", Decimals.round(e.startTime(), 3));
-            c.put("end_time", Decimals.round(e.endTime(), 3));
-            c.put("score", e.score());
-            c.put("scene_id", e.sceneId());
-            c.put("matched_reason", "on-screen text: \"" + e.matchedText().replace('\n', ' ') + "\"");
-            c.put("frame_ids", e.frameIds());
-            hits.add(new Hit(c, e.score()));
         }
         float[] vec = embedder == null ? null : embedder.embed(query);
         long toMs = to == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(to * 1000);
         for (MemoryRepository.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, Math.round(from * 1000), toMs, topK)) {
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("segment_id", s.source().path("event_id").asText());
-            c.put("start_time", s.source().path("start_pts_ms").asLong() / 1000.0);
-            c.put("end_time", s.source().path("end_pts_ms").asLong() / 1000.0);
-            c.put("score", Decimals.round(s.score(), 4));
-            c.put("scene_id", null);
-            c.put("matched_reason", "event: " + s.source().path("summary").asText());
-            c.put("frame_ids", List.of());
-            hits.add(new Hit(c, s.score()));
+            hits.add(new Hit(new Candidate(s.source().path("event_id").asText(), s.source().path("start_pts_ms").asLong() / 1000.0,
+                    s.source().path("end_pts_ms").asLong() / 1000.0, round(s.score(), 4), null, "event: " + s.source().path("summary").asText(),
+                    List.of()), s.score(), "visual"));
         }
         return hits;
     }
 
+    /** Transcript cues that share words with the query or mean nearly the same. */
     private List<Hit> spoken(VideoDoc v, String query, double from, double to) throws IOException {
         List<Hit> hits = new ArrayList<>();
         if (audio == null) {
@@ -80,23 +77,16 @@ public final class RetrievalTools {
         }
         float[] q = embedder == null ? null : embedder.embed(query);
         String lower = query.toLowerCase();
-        for (io.videoworld.connectors.audio.Cue cue : audio.cues(v)) {
+        for (Cue cue : audio.cues(v)) {
             if (cue.end() < from || cue.start() > to) {
                 continue;
             }
             double lexical = lower.isBlank() ? 0 : overlap(lower, cue.text().toLowerCase());
-            double semantic = q == null ? 0 : (1 + ObjectTools.cosine(q, embedder.embed(cue.text()))) / 2;
+            double semantic = q == null ? 0 : (1 + Vectors.cosine(q, embedder.embed(cue.text()))) / 2;
             double score = q == null ? lexical : (lexical + semantic) / 2;
             if (lexical > 0 || semantic > 0.75) {
-                Map<String, Object> c = new LinkedHashMap<>();
-                c.put("segment_id", v.streamId() + ":cue:" + Math.round(cue.start() * 1000));
-                c.put("start_time", cue.start());
-                c.put("end_time", cue.end());
-                c.put("score", Decimals.round(score, 4));
-                c.put("scene_id", null);
-                c.put("matched_reason", "said: \"" + cue.text() + "\"");
-                c.put("frame_ids", List.of());
-                hits.add(new Hit(c, score));
+                hits.add(new Hit(new Candidate(v.streamId() + ":cue:" + Math.round(cue.start() * 1000), cue.start(), cue.end(), round(score, 4),
+                        null, "said: \"" + cue.text() + "\"", List.of()), score, "audio"));
             }
         }
         return hits;
@@ -118,63 +108,45 @@ public final class RetrievalTools {
         return n == 0 ? 0 : (double) in / n;
     }
 
-    public Map<String, Object> temporalSearch(Args args) throws IOException {
+    /** Seed 000 API-15. */
+    public TextSearch temporalSearch(Args args) throws IOException {
         long started = System.nanoTime();
         VideoDoc v = Videos.require(videos, args);
         String query = args.requiredString("query");
         int topK = args.optionalInt("top_k", 1, 100).orElse(10);
         double[] range = args.optionalTimeRange("time_range");
         List<Hit> hits = visual(v, query, range[0], range[1], topK);
-        List<Hit> said = spoken(v, query, range[0], range[1]);
-        hits.addAll(said);
-        hits.sort((a, b) -> Double.compare(b.score(), a.score()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("candidates", hits.stream().limit(topK).map(Hit::candidate).toList());
+        hits.addAll(spoken(v, query, range[0], range[1]));
+        hits.sort(BEST_FIRST);
         List<String> sources = new ArrayList<>(List.of("ocr", "episodes"));
         if (audio != null && !audio.cues(v).isEmpty()) {
             sources.add("transcript");
         }
-        out.put("sources", sources);
-        out.put("search_time_ms", Decimals.round((System.nanoTime() - started) / 1e6, 2));
-        return out;
+        return new TextSearch(hits.stream().limit(topK).map(Hit::candidate).toList(), sources, round((System.nanoTime() - started) / 1e6, 2));
     }
 
-    public Map<String, Object> searchSegmentsBySemantics(Args args) throws IOException {
+    /** Seed 001 API 10. */
+    public SemanticSearch searchSegmentsBySemantics(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         String query = args.requiredString("query");
         int topK = args.optionalInt("top_k", 1, 100).orElse(10);
         double[] range = args.optionalTimeRange("time_range");
         String mode = args.optionalChoice("mode", Set.of("visual", "audio", "visual+audio"), "visual+audio");
-        List<Map<String, Object>> out = new ArrayList<>();
         List<Hit> hits = new ArrayList<>();
         if (mode.contains("visual")) {
-            for (Hit h : visual(v, query, range[0], range[1], topK)) {
-                h.candidate().put("matched_modalities", List.of("visual"));
-                hits.add(h);
-            }
+            hits.addAll(visual(v, query, range[0], range[1], topK));
         }
         if (mode.contains("audio")) {
-            for (Hit h : spoken(v, query, range[0], range[1])) {
-                h.candidate().put("matched_modalities", List.of("audio"));
-                hits.add(h);
-            }
+            hits.addAll(spoken(v, query, range[0], range[1]));
         }
-        hits.sort((a, b) -> Double.compare(b.score(), a.score()));
-        for (Hit h : hits.subList(0, Math.min(topK, hits.size()))) {
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("segment_id", h.candidate().get("segment_id"));
-            c.put("start_time", h.candidate().get("start_time"));
-            c.put("end_time", h.candidate().get("end_time"));
-            c.put("score", h.candidate().get("score"));
-            c.put("matched_modalities", h.candidate().get("matched_modalities"));
-            c.put("explanation", h.candidate().get("matched_reason"));
-            out.add(c);
-        }
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("candidates", out);
-        if (mode.contains("audio") && (audio == null || audio.cues(v).isEmpty())) {
-            r.put("audio_note", "no transcript for this video (no subtitles, and no transcription endpoint configured or no speech)");
-        }
-        return r;
+        hits.sort(BEST_FIRST);
+        String note = mode.contains("audio") && (audio == null || audio.cues(v).isEmpty())
+                ? "no transcript for this video (no subtitles, and no transcription endpoint configured or no speech)" : null;
+        return new SemanticSearch(hits.stream().limit(topK).map(RetrievalTools::semantic).toList(), note);
+    }
+
+    private static SemanticCandidate semantic(Hit h) {
+        Candidate c = h.candidate();
+        return new SemanticCandidate(c.segmentId(), c.startTime(), c.endTime(), c.score(), List.of(h.modality()), c.matchedReason());
     }
 }

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.perception;
 
 import io.videoworld.perception.DecodedImage;
 import java.util.LinkedHashMap;
@@ -9,11 +9,11 @@ import java.util.Map;
  * colour temperature and sky fraction of a frame, and the global shift between two frames.
  * Heuristics, and said to be so in the responses that use them.
  */
-final class PixelStats {
+public final class PixelStats {
     private PixelStats() {}
 
     /** The most common colour name among a box's central pixels, or null when none reaches 25%. */
-    static String dominantColour(DecodedImage img, double[] corners) {
+    public static String dominantColour(DecodedImage img, double[] corners) {
         int x1 = (int) Math.max(0, corners[0] + (corners[2] - corners[0]) * 0.2);
         int x2 = (int) Math.min(img.width(), corners[2] - (corners[2] - corners[0]) * 0.2);
         int y1 = (int) Math.max(0, corners[1] + (corners[3] - corners[1]) * 0.15);
@@ -85,9 +85,10 @@ final class PixelStats {
     }
 
     /** Frame statistics behind the scene attributes. */
-    record Scene(double brightness, double contrast, double warmth, double skyFraction) {}
+    public record Scene(double brightness, double contrast, double warmth, double skyFraction) {}
 
-    static Scene scene(DecodedImage img) {
+    /** Brightness, contrast, warmth and sky fraction of a frame. */
+    public static Scene scene(DecodedImage img) {
         long n = 0;
         double sum = 0;
         double sumSq = 0;
@@ -127,7 +128,7 @@ final class PixelStats {
      * matching on 96-pixel-wide grey thumbnails within 12% of the frame; and the residual error
      * of that alignment relative to the unshifted one (near 1: no single shift explains the change).
      */
-    static double[] globalShift(DecodedImage a, DecodedImage b) {
+    public static double[] globalShift(DecodedImage a, DecodedImage b) {
         int w = 96;
         int h = Math.max(8, a.height() * w / a.width());
         float[] ga = grey(a, w, h);

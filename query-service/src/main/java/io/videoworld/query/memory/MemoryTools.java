@@ -1,4 +1,18 @@
-package io.videoworld.query;
+package io.videoworld.query.memory;
+
+import static io.videoworld.query.api.Decimals.round;
+
+import io.videoworld.query.memory.MemoryResponses.EventMetadata;
+import io.videoworld.query.memory.MemoryResponses.Memories;
+import io.videoworld.query.memory.MemoryResponses.Memory;
+import io.videoworld.query.memory.MemoryResponses.MemoryDoc;
+import io.videoworld.query.memory.MemoryResponses.Merged;
+import io.videoworld.query.memory.MemoryResponses.MergedEvent;
+import io.videoworld.query.memory.MemoryResponses.Source;
+import io.videoworld.query.memory.MemoryResponses.Written;
+
+import io.videoworld.query.api.ContentIds;
+import io.videoworld.query.api.TimeRange;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +26,8 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
-import io.videoworld.query.api.Decimals;
+import io.videoworld.core.Ids;
+import java.util.Comparator;
 import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +49,7 @@ import java.util.Set;
  * Importance: written memories carry their own (metadata.importance, default 0.5); an episodic
  * event's is 0.4 + 0.05 per batch it took + 0.1 when it returns to an earlier event, at most 1.
  */
-final class MemoryTools {
+public final class MemoryTools {
     static final Set<String> LEVELS = Set.of("frame", "segment", "scene", "event", "episode");
 
     private final VideoRepository videos;
@@ -43,7 +58,8 @@ final class MemoryTools {
     private final TextEmbedder embedder;
     private final LlmClient llm;
 
-    MemoryTools(VideoRepository videos, MemoryRepository memory, PerceptionRepository perception, TextEmbedder embedder, LlmClient llm) {
+    /** @param embedder embeds memories and queries; null searches text only. @param llm merges events in words; null merges by rule */
+    public MemoryTools(VideoRepository videos, MemoryRepository memory, PerceptionRepository perception, TextEmbedder embedder, LlmClient llm) {
         this.videos = videos;
         this.memory = memory;
         this.perception = perception;
@@ -51,7 +67,8 @@ final class MemoryTools {
         this.llm = llm;
     }
 
-    Map<String, Object> writeMemory(Args args) throws IOException {
+    /** Seed 001 API 12: stores a memory; the same content, level and range get the same id and overwrite it. */
+    public Written writeMemory(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         String content = args.requiredString("content");
         String level = args.optionalChoice("level", LEVELS, "event");
@@ -59,28 +76,22 @@ final class MemoryTools {
         double end = range[1] == Double.MAX_VALUE ? v.lastPtsMs() / 1000.0 : range[1];
         JsonNode metadata = args.optionalJsonObject("metadata").orElse(Json.MAPPER.createObjectNode());
         double importance = metadata.path("importance").isNumber() ? Math.max(0, Math.min(1, metadata.path("importance").asDouble())) : 0.5;
-        String id = "mem_" + sha1(v.streamId() + "|" + level + "|" + range[0] + "|" + end + "|" + content).substring(0, 10);
-        ObjectNode doc = Json.MAPPER.createObjectNode();
-        doc.put("memory_id", id).put("stream_id", v.streamId()).put("level", level).put("type", args.optionalString("type").orElse("note"))
-                .put("content", content).put("start_time", range[0]).put("end_time", end).put("importance", importance)
-                .put("created_ms", System.currentTimeMillis());
-        doc.set("metadata", metadata);
-        if (embedder != null) {
-            var vec = doc.putArray("embedding");
-            for (float f : embedder.embed(content)) {
-                vec.add(f);
-            }
-        }
-        memory.save(v.streamId(), id, doc);
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("memory_id", id);
-        r.put("timestamp", System.currentTimeMillis() / 1000.0);
-        r.put("level", level);
-        r.put("success", true);
-        return r;
+        String id = ContentIds.of("mem_", v.streamId() + "|" + level + "|" + range[0] + "|" + end + "|" + content, 10);
+        save(v, new MemoryDoc(id, v.streamId(), level, args.optionalString("type").orElse("note"), content, range[0], end, importance,
+                System.currentTimeMillis(), metadata, embedding(content)));
+        return new Written(id, System.currentTimeMillis() / 1000.0, level, true);
     }
 
-    Map<String, Object> readMemory(Args args) throws IOException {
+    private float[] embedding(String text) {
+        return embedder == null ? null : embedder.embed(text);
+    }
+
+    private void save(VideoDoc v, MemoryDoc doc) throws IOException {
+        memory.save(v.streamId(), doc.memoryId(), Json.MAPPER.valueToTree(doc));
+    }
+
+    /** Seed 001 API 13: episodic events, keyframes and written memories that match, best first. */
+    public Memories readMemory(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         String query = args.requiredString("query");
         Set<String> all = new java.util.HashSet<>(LEVELS);
@@ -89,8 +100,8 @@ final class MemoryTools {
         int topK = args.optionalInt("top_k", 1, 100).orElse(5);
         double[] range = args.optionalTimeRange("time_range");
         double halfLife = args.optionalNumber("time_decay", 1, 1e9).orElse(0.0);
-        float[] vec = embedder == null ? null : embedder.embed(query);
-        List<Map<String, Object>> found = new ArrayList<>();
+        float[] vec = embedding(query);
+        List<Memory> found = new ArrayList<>();
         long fromMs = Math.round(range[0] * 1000);
         long toMs = range[1] == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(range[1] * 1000);
         if ("all".equals(level) || "event".equals(level)) {
@@ -101,71 +112,41 @@ final class MemoryTools {
         if ("all".equals(level) || "frame".equals(level)) {
             for (PerceptionRepository.Match m : perception.search(v.streamId(), v.epochMs(), query, vec, topK * 2)) {
                 if (m.ptsMs() >= fromMs && m.ptsMs() <= toMs) {
-                    Map<String, Object> e = new LinkedHashMap<>();
-                    e.put("memory_id", io.videoworld.core.Ids.frame(v.streamId(), m.frameIndex()));
-                    e.put("level", "frame");
-                    e.put("time_range", Map.of("start_time", m.ptsMs() / 1000.0, "end_time", m.ptsMs() / 1000.0));
-                    e.put("content", m.text().length() > 400 ? m.text().substring(0, 400) + "..." : m.text());
-                    e.put("relevance_score", Decimals.round(m.score(), 4));
-                    e.put("importance", 0.3);
-                    e.put("metadata", Map.of("source", "keyframe perception (OCR and labels)"));
-                    found.add(e);
+                    found.add(new Memory(Ids.frame(v.streamId(), m.frameIndex()), "frame", new TimeRange(m.ptsMs() / 1000.0, m.ptsMs() / 1000.0),
+                            m.text().length() > 400 ? m.text().substring(0, 400) + "..." : m.text(), round(m.score(), 4), 0.3,
+                            new Source("keyframe perception (OCR and labels)")));
                 }
             }
         }
         List<String> levels = "all".equals(level) ? List.of() : List.of(level);
         for (MemoryRepository.Scored s : memory.searchMemories(v.streamId(), levels, query, vec, range[0], range[1], topK * 2)) {
             JsonNode d = s.source();
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("memory_id", d.path("memory_id").asText());
-            e.put("level", d.path("level").asText());
-            e.put("time_range", Map.of("start_time", d.path("start_time").asDouble(), "end_time", d.path("end_time").asDouble()));
-            e.put("content", d.path("content").asText());
-            e.put("relevance_score", Decimals.round(s.score(), 4));
-            e.put("importance", d.path("importance").asDouble(0.5));
-            e.put("metadata", d.path("metadata"));
-            found.add(e);
+            found.add(new Memory(d.path("memory_id").asText(), d.path("level").asText(), new TimeRange(d.path("start_time").asDouble(),
+                    d.path("end_time").asDouble()), d.path("content").asText(), round(s.score(), 4), d.path("importance").asDouble(0.5),
+                    d.path("metadata")));
         }
         if (halfLife > 0) {
             double latest = v.lastPtsMs() / 1000.0;
-            for (Map<String, Object> e : found) {
-                double end = ((Number) ((Map<?, ?>) e.get("time_range")).get("end_time")).doubleValue();
-                double decay = Math.pow(0.5, Math.max(0, latest - end) / halfLife);
-                e.put("relevance_score", Decimals.round(((Number) e.get("relevance_score")).doubleValue() * decay, 4));
-            }
+            found.replaceAll(m -> m.withRelevance(round(m.relevanceScore() * Math.pow(0.5, Math.max(0, latest - m.timeRange().endTime()) / halfLife), 4)));
         }
-        found.sort((a, b) -> Double.compare(((Number) b.get("relevance_score")).doubleValue(), ((Number) a.get("relevance_score")).doubleValue()));
-        List<Map<String, Object>> top = found.subList(0, Math.min(topK, found.size()));
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("memories", top);
-        r.put("total_retrieved", top.size());
-        return r;
+        found.sort(Comparator.comparingDouble(Memory::relevanceScore).reversed());
+        List<Memory> top = found.subList(0, Math.min(topK, found.size()));
+        return new Memories(top, top.size());
     }
 
-    /** An episodic event as a memory. */
-    static Map<String, Object> episode(JsonNode d, double score) {
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("memory_id", d.path("event_id").asText());
-        e.put("level", "event");
-        e.put("time_range", Map.of("start_time", d.path("start_pts_ms").asLong() / 1000.0, "end_time", d.path("end_pts_ms").asLong() / 1000.0));
-        e.put("content", d.path("summary").asText());
-        e.put("relevance_score", Decimals.round(score, 4));
+    /** An episodic event as a memory; its importance grows with the batches it took and when it returns to an earlier event. */
+    static Memory episode(JsonNode d, double score) {
         int batches = d.path("batches").asInt(1);
         boolean returns = d.path("linked_event_ids").size() > 0;
-        e.put("importance", Decimals.round(Math.min(1, 0.4 + 0.05 * batches + (returns ? 0.1 : 0)), 2));
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("source", "episodic_memory");
-        meta.put("occurred_at", d.path("occurred_at").asLong());
-        meta.put("app", d.path("app").asText(null));
-        meta.put("labels", d.path("labels"));
-        meta.put("linked_event_ids", d.path("linked_event_ids"));
-        meta.put("batches", batches);
-        meta.put("details", d.path("details").asText());
-        e.put("metadata", meta);
-        return e;
+        return new Memory(d.path("event_id").asText(), "event", new TimeRange(d.path("start_pts_ms").asLong() / 1000.0,
+                d.path("end_pts_ms").asLong() / 1000.0), d.path("summary").asText(), round(score, 4),
+                round(Math.min(1, 0.4 + 0.05 * batches + (returns ? 0.1 : 0)), 2), new EventMetadata("episodic_memory",
+                        d.path("occurred_at").asLong(), d.path("app").asText(null), d.path("labels"), d.path("linked_event_ids"), batches,
+                        d.path("details").asText()));
     }
 
-    Map<String, Object> mergeEvents(Args args) throws IOException {
+    /** Seed 001 API 14: one episode memory from several events or memories, by a model when configured, else by rule. */
+    public Merged mergeEvents(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         List<String> ids = args.stringList("event_ids");
         String strategy = args.optionalChoice("merge_strategy", Set.of("chronological", "causal", "spatial"), "chronological");
@@ -192,7 +173,7 @@ final class MemoryTools {
             overlapping |= parts.get(i).start() < parts.get(i - 1).end();
         }
         String content = null;
-        List<Object> chain = new ArrayList<>();
+        List<JsonNode> chain = new ArrayList<>();
         String method = "structured";
         if (llm != null) {
             StringBuilder prompt = new StringBuilder("Merge these events of one video into a coherent " + strategy
@@ -218,32 +199,12 @@ final class MemoryTools {
         double start = parts.stream().mapToDouble(Part::start).min().orElse(0);
         double end = parts.stream().mapToDouble(Part::end).max().orElse(0);
         List<String> sources = parts.stream().map(Part::id).toList();
-        String id = "mem_" + sha1(v.streamId() + "|merge|" + strategy + "|" + String.join(",", sources)).substring(0, 10);
-        ObjectNode doc = Json.MAPPER.createObjectNode();
-        doc.put("memory_id", id).put("stream_id", v.streamId()).put("level", "episode").put("type", "merged_" + strategy).put("content", content)
-                .put("start_time", start).put("end_time", end).put("importance", 0.8).put("created_ms", System.currentTimeMillis());
-        ObjectNode meta = doc.putObject("metadata");
-        sources.forEach(meta.putArray("source_events")::add);
-        if (embedder != null) {
-            var vec = doc.putArray("embedding");
-            for (float f : embedder.embed(content)) {
-                vec.add(f);
-            }
-        }
-        memory.save(v.streamId(), id, doc);
-        Map<String, Object> merged = new LinkedHashMap<>();
-        merged.put("memory_id", id);
-        merged.put("level", "episode");
-        merged.put("time_range", Map.of("start_time", start, "end_time", end));
-        merged.put("content", content);
-        merged.put("source_events", sources);
-        merged.put("temporal_structure", overlapping ? "overlapping" : "sequential");
-        merged.put("causal_chain", chain);
-        merged.put("method", method);
-        if (chain.isEmpty() && "causal".equals(strategy)) {
-            merged.put("note", "causal links need a language model (none is configured, or it gave none); events are listed in order");
-        }
-        return Map.of("merged_event", merged);
+        String id = ContentIds.of("mem_", v.streamId() + "|merge|" + strategy + "|" + String.join(",", sources), 10);
+        save(v, new MemoryDoc(id, v.streamId(), "episode", "merged_" + strategy, content, start, end, 0.8, System.currentTimeMillis(),
+                Json.MAPPER.valueToTree(Map.of("source_events", sources)), embedding(content)));
+        return new Merged(new MergedEvent(id, "episode", new TimeRange(start, end), content, sources, overlapping ? "overlapping" : "sequential",
+                chain, method, chain.isEmpty() && "causal".equals(strategy)
+                        ? "causal links need a language model (none is configured, or it gave none); events are listed in order" : null));
     }
 
     /** The merged text without a model: in time order, or grouped by place (app or scene) for "spatial". */
@@ -271,13 +232,5 @@ final class MemoryTools {
     static String clock(double s) {
         long t = Math.round(s);
         return String.format("%d:%02d", t / 60, t % 60);
-    }
-
-    static String sha1(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.query.perception;
 
 import io.videoworld.connectors.audio.AudioTrack;
 import io.videoworld.connectors.audio.Cue;
@@ -13,6 +13,10 @@ import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import io.videoworld.query.perception.PerceptionResponses.AudioEvent;
+import io.videoworld.query.perception.PerceptionResponses.AudioEvents;
+import io.videoworld.query.perception.PerceptionResponses.Transcript;
+import io.videoworld.query.perception.PerceptionResponses.TranscriptLine;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +31,14 @@ import java.util.Map;
  * does not change under a push.
  */
 public final class AudioTools {
-    /** A transcript and where it came from, or why it is empty. */
-    record Transcript(List<Cue> cues, String source, String reason) {}
+    /** A transcription and where it came from, or why it is empty. */
+    private record Transcription(List<Cue> cues, String source, String reason) {}
 
     private final VideoRepository videos;
     private final Transcriber transcriber;
-    private final Map<String, Transcript> transcripts = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<String, Transcription> transcripts = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Transcript> e) {
+        protected boolean removeEldestEntry(Map.Entry<String, Transcription> e) {
             return size() > 64;
         }
     });
@@ -69,23 +73,24 @@ public final class AudioTools {
         return null;
     }
 
-    List<Cue> cues(VideoDoc v) throws IOException {
+    /** The video's transcript cues (empty when it has none). */
+    public List<Cue> cues(VideoDoc v) throws IOException {
         return transcript(v).cues();
     }
 
-    Transcript transcript(VideoDoc v) throws IOException {
-        Transcript known = transcripts.get(key(v));
+    private Transcription transcript(VideoDoc v) throws IOException {
+        Transcription known = transcripts.get(key(v));
         if (known != null) {
             return known;
         }
-        Transcript t;
+        Transcription t;
         var sidecar = v.sourceKind() == SourceKind.SCREEN ? java.util.Optional.<Path>empty() : Subtitles.sidecar(v.sourceUri());
         if (sidecar.isPresent()) {
-            t = new Transcript(Subtitles.read(sidecar.get()), "subtitles:" + sidecar.get().getFileName(), null);
+            t = new Transcription(Subtitles.read(sidecar.get()), "subtitles:" + sidecar.get().getFileName(), null);
         } else if (noAudio(v) != null) {
-            t = new Transcript(List.of(), "none", noAudio(v));
+            t = new Transcription(List.of(), "none", noAudio(v));
         } else if (transcriber == null) {
-            t = new Transcript(List.of(), "none", "no subtitle file beside the source and no transcription endpoint is configured "
+            t = new Transcription(List.of(), "none", "no subtitle file beside the source and no transcription endpoint is configured "
                     + "(start the query service with --asr-url)");
         } else {
             float[] samples = AudioTrack.read(v.sourceUri());
@@ -100,77 +105,48 @@ public final class AudioTools {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while transcribing", e);
             }
-            t = new Transcript(cues, "transcription:" + transcriber.model(), cues.isEmpty() ? "the endpoint heard no speech" : null);
+            t = new Transcription(cues, "transcription:" + transcriber.model(), cues.isEmpty() ? "the endpoint heard no speech" : null);
         }
         transcripts.put(key(v), t);
         return t;
     }
 
-    Map<String, Object> getTranscript(Args args) throws IOException {
+    /** Seed 000 API-9. */
+    public Transcript getTranscript(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         double[] range = args.optionalTimeRange("time_range");
         boolean speakers = args.optionalBoolean("include_speaker_info").orElse(false);
-        Transcript t = transcript(v);
-        List<Map<String, Object>> out = new ArrayList<>();
+        Transcription t = transcript(v);
+        List<TranscriptLine> out = new ArrayList<>();
         for (Cue c : t.cues()) {
-            if (c.end() < range[0] || c.start() > range[1]) {
-                continue;
+            if (c.end() >= range[0] && c.start() <= range[1]) {
+                out.add(new TranscriptLine(c.start(), c.end(), c.text(), speakers ? c.speaker() : null, c.confidence()));
             }
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("start_time", c.start());
-            m.put("end_time", c.end());
-            m.put("text", c.text());
-            if (speakers) {
-                m.put("speaker_id", c.speaker());
-            }
-            m.put("confidence", c.confidence());
-            out.add(m);
         }
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("transcript", out);
-        r.put("source", t.source());
-        if (t.reason() != null) {
-            r.put("reason", t.reason());
-        }
-        return r;
+        return new Transcript(out, t.source(), t.reason());
     }
 
-    Map<String, Object> detectAudioEvents(Args args) throws IOException {
+    /** Seed 000 API-10. */
+    public AudioEvents detectAudioEvents(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         double[] range = args.optionalTimeRange("time_range");
         List<String> types = args.has("event_types") ? args.stringList("event_types") : List.of();
-        Map<String, Object> r = new LinkedHashMap<>();
         String why = noAudio(v);
         if (why != null) {
-            r.put("audio_events", List.of());
-            r.put("source", "none");
-            r.put("reason", why);
-            return r;
+            return new AudioEvents(List.of(), "none", why);
         }
         List<AudioTrack.Event> all = events.get(key(v));
         if (all == null) {
-            float[] samples = AudioTrack.read(v.sourceUri());
-            all = AudioTrack.events(samples);
+            all = AudioTrack.events(AudioTrack.read(v.sourceUri()));
             events.put(key(v), all);
         }
-        List<Map<String, Object>> out = new ArrayList<>();
+        List<AudioEvent> out = new ArrayList<>();
         for (AudioTrack.Event e : all) {
-            if (e.end() < range[0] || e.start() > range[1] || (!types.isEmpty() && !types.contains(e.type()))) {
-                continue;
+            if (e.end() >= range[0] && e.start() <= range[1] && (types.isEmpty() || types.contains(e.type()))) {
+                out.add(new AudioEvent(e.type(), e.start(), e.end(), e.confidence(), e.loudnessDb()));
             }
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("event_type", e.type());
-            m.put("start_time", e.start());
-            m.put("end_time", e.end());
-            m.put("confidence", e.confidence());
-            m.put("loudness_db", e.loudnessDb());
-            out.add(m);
         }
-        r.put("audio_events", out);
-        r.put("source", "audio track analysis: loudness per 100 ms, zero crossings, syllable-rate modulation (not a sound classifier)");
-        if (out.isEmpty()) {
-            r.put("reason", all.isEmpty() ? "the audio track is empty" : "no event of the asked types in the range");
-        }
-        return r;
+        return new AudioEvents(out, "audio track analysis: loudness per 100 ms, zero crossings, syllable-rate modulation (not a sound classifier)",
+                !out.isEmpty() ? null : all.isEmpty() ? "the audio track is empty" : "no event of the asked types in the range");
     }
 }

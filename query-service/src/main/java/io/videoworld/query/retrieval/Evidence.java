@@ -1,4 +1,4 @@
-package io.videoworld.query.agent;
+package io.videoworld.query.retrieval;
 
 import java.util.List;
 
