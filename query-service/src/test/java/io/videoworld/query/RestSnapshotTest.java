@@ -9,7 +9,6 @@ import io.videoworld.connectors.llm.LlmConfig;
 import io.videoworld.core.Json;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.TestInfra;
@@ -65,9 +64,9 @@ class RestSnapshotTest {
         llm.respondWith(r -> r.path("messages").path(0).path("content").asText().contains("crop of one video frame")
                 ? ScriptedLlm.Reply.text("The person is walking past the porch door.")
                 : ScriptedLlm.Reply.text("A cup stands on the counter while a person in an apron holds it."));
-        plain = new QueryServer(es, tmp.toString(), Auth.off(), null, embedder).start("127.0.0.1", 0);
-        vision = new QueryServer(es, tmp.toString(), Auth.off(),
-                new LlmClient(new LlmConfig(llm.baseUrl(), "scripted-vlm", null, Duration.ofSeconds(5), 0, true)), embedder)
+        plain = new QueryServer(QueryConfig.of(es, tmp.toString()).withEmbedder(embedder)).start("127.0.0.1", 0);
+        vision = new QueryServer(QueryConfig.of(es, tmp.toString()).withEmbedder(embedder)
+                .withLlm(new LlmClient(new LlmConfig(llm.baseUrl(), "scripted-vlm", null, Duration.ofSeconds(5), 0, true))))
                 .start("127.0.0.1", 0);
     }
 

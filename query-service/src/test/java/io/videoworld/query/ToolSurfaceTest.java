@@ -32,7 +32,7 @@ class ToolSurfaceTest {
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
         ToolFuzz.indexStream(es, tmp);
-        server = new QueryServer(es, tmp.toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(es, tmp.toString())).start("127.0.0.1", 0);
     }
 
     @AfterAll

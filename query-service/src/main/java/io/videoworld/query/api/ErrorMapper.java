@@ -7,8 +7,6 @@ import io.javalin.http.Context;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
@@ -31,6 +29,12 @@ public final class ErrorMapper {
     /** An error answer: HTTP status and the JSON error object's fields. */
     public record Answer(int status, String code, String field, String message) {}
 
+    /** The body of every error answer: {@code {"error": {...}}}. */
+    public record Body(Detail error) {}
+
+    /** What went wrong: a code, a message, and the offending field's path when there is one. */
+    public record Detail(String code, String message, String field) {}
+
     private ErrorMapper() {}
 
     /** Writes the answer for {@code e} on {@code ctx}, logging whatever the client is not told. */
@@ -40,13 +44,7 @@ public final class ErrorMapper {
 
     /** Writes an error answer as {@code {"error": {code, message, field}}}. */
     public static void write(Context ctx, Answer a) {
-        Map<String, Object> err = new LinkedHashMap<>();
-        err.put("code", a.code());
-        err.put("message", a.message());
-        if (a.field() != null) {
-            err.put("field", a.field());
-        }
-        ctx.status(a.status()).json(Map.of("error", err));
+        ctx.status(a.status()).json(new Body(new Detail(a.code(), a.message(), a.field())));
     }
 
     /** The answer for an exception thrown while serving {@code what} (method and path, for the log). */

@@ -3,6 +3,7 @@ package io.videoworld.query.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.query.auth.Caller;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,10 +18,6 @@ public final class ToolDispatcher {
     private final RequestLimits limits;
     private final Map<String, Tool> tools = new TreeMap<>();
 
-    public ToolDispatcher(ToolCatalog catalog) {
-        this(catalog, RequestLimits.defaults());
-    }
-
     /** A dispatcher that bounds every request's ids and strings by {@code limits} before validating it. */
     public ToolDispatcher(ToolCatalog catalog, RequestLimits limits) {
         this.catalog = catalog;
@@ -34,6 +31,15 @@ public final class ToolDispatcher {
         }
         tools.put(name, tool);
         return this;
+    }
+
+    /** One tool as {@code GET /v1/tools} lists it, and whether its data exists yet. */
+    public record Listed(String name, String family, List<String> aliases, String description, boolean available) {}
+
+    /** Every tool of the catalog, in its order. */
+    public List<Listed> listing() {
+        return catalog.all().stream().map(t -> new Listed(t.name(), t.family(), t.aliases(), t.description(), tools.containsKey(t.name())))
+                .toList();
     }
 
     public ToolCatalog catalog() {

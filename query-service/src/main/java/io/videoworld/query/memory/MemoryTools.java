@@ -15,7 +15,6 @@ import io.videoworld.query.api.ContentIds;
 import io.videoworld.query.api.TimeRange;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.videoworld.connectors.es.MemoryRepository;
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.VideoRepository;
@@ -30,10 +29,7 @@ import io.videoworld.core.Ids;
 import java.util.Comparator;
 import io.videoworld.query.video.Videos;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -9,7 +9,6 @@ import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
-import io.videoworld.query.api.Decimals;
 import io.videoworld.query.perception.ObjectGeometry;
 import io.videoworld.query.video.Videos;
 import io.videoworld.connectors.es.ObjectRepository;
