@@ -6,6 +6,7 @@ import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
 import io.videoworld.core.Json;
 import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.ErrorMapper;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
@@ -113,7 +114,7 @@ final class Solver {
             result = Json.MAPPER.writeValueAsString(abbreviateImages(Json.MAPPER.valueToTree(tools.call(caller, call.name(), args))));
             entry.put("status", 200);
         } catch (ApiException e) {
-            result = Json.MAPPER.createObjectNode().putObject("error").put("code", e.code()).put("message", e.getMessage()).toString();
+            result = Json.MAPPER.writeValueAsString(new ErrorMapper.Body(new ErrorMapper.Detail(e.code(), e.getMessage(), null)));
             entry.put("status", e.status());
             entry.put("error", e.getMessage());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
