@@ -3,11 +3,12 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.core.Json;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmConfig;
-import io.videoworld.testkit.ScriptedLlm;
+import io.videoworld.core.Json;
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.ScriptedLlm.Reply;
+import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -3,13 +3,14 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.llm.LlmConfig;
 import io.videoworld.core.Json;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.TextEmbedder;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmConfig;
-import io.videoworld.testkit.ScriptedLlm;
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.ScriptedLlm.Reply;
+import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -2,13 +2,14 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.query.api.RequestLimits;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.videoworld.core.Json;
+import io.videoworld.query.api.RequestLimits;
 import io.videoworld.query.api.ToolCatalog;
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.TestInfra;
+import io.videoworld.testkit.ToolFuzz;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -11,6 +11,8 @@ import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.ScriptedLlm;
+import io.videoworld.testkit.SnapshotJson;
+import io.videoworld.testkit.SnapshotStreams;
 import io.videoworld.testkit.TestInfra;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;

@@ -2,6 +2,7 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.TestInfra;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.TestInfra;
+import io.videoworld.testkit.ToolFuzz;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

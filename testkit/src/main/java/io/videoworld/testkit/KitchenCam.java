@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.testkit;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.VersionType;
@@ -10,10 +10,10 @@ import io.videoworld.connectors.es.EsWrite;
 import io.videoworld.connectors.producer.SampleVideo;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Perception;
-import io.videoworld.core.TextLine;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
+import io.videoworld.core.TextLine;
 import io.videoworld.core.VideoDoc;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
@@ -24,10 +24,10 @@ import java.util.function.Function;
  * A small indexed stream for query-service tests: a real 6 s video (cuts at 2 s and 4 s) whose
  * stream and shot documents are written straight to Elasticsearch, as the ingest job would.
  */
-final class KitchenCam {
+public final class KitchenCam {
     private KitchenCam() {}
 
-    static void index(String esUrl, Path dir, String stream, long epoch) throws Exception {
+    public static void index(String esUrl, Path dir, String stream, long epoch) throws Exception {
         index(esUrl, dir, stream, epoch, null);
     }
 
@@ -36,7 +36,7 @@ final class KitchenCam {
      * mug, weather), embedded with {@code embed} when given; the first and last shots get the
      * same image descriptor, as if the camera came back to the porch.
      */
-    static void index(String esUrl, Path dir, String stream, long epoch, Function<String, float[]> embed) throws Exception {
+    public static void index(String esUrl, Path dir, String stream, long epoch, Function<String, float[]> embed) throws Exception {
         Path video = dir.resolve(stream + ".mp4");
         SampleVideo.write(video, 640, 360, 25, 6.0, List.of(2.0, 4.0));
         try (RestClientTransport t = EsClients.transport(esUrl)) {

@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.testkit;
 
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.videoworld.core.Json;
 import io.videoworld.core.JpegInfo;
+import io.videoworld.core.Json;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
@@ -36,9 +36,9 @@ import java.util.TreeMap;
  * and normalises BM25 by index-wide statistics, so the same question scores a little differently
  * depending on what else the shared indices hold.
  */
-final class SnapshotJson {
+public final class SnapshotJson {
     /** Key sets of objects the service built with {@code Map.of} (random order per JVM). */
-    static final Set<Set<String>> ANY_ORDER = Set.of(
+    public static final Set<Set<String>> ANY_ORDER = Set.of(
             Set.of("width", "height"),
             Set.of("start_time", "end_time"),
             Set.of("frame_id", "timestamp", "role"),
@@ -52,13 +52,13 @@ final class SnapshotJson {
             Set.of("step", "stage", "clips", "streams"));
 
     /** The fields that carry Elasticsearch search scores. */
-    static final Set<String> SCORES = Set.of("score", "similarity", "relevance_score");
-    static final double SCORE_TOLERANCE = 0.01;
+    public static final Set<String> SCORES = Set.of("score", "similarity", "relevance_score");
+    public static final double SCORE_TOLERANCE = 0.01;
 
     private SnapshotJson() {}
 
     /** A copy of an answer with what differs between runs and machines replaced (see the class comment). */
-    static JsonNode normalise(JsonNode node, String tmpDir) {
+    public static JsonNode normalise(JsonNode node, String tmpDir) {
         return walk(node.deepCopy(), null, tmpDir);
     }
 
@@ -113,14 +113,14 @@ final class SnapshotJson {
     }
 
     /** Pretty-printed with two-space indents and a final newline, the form the snapshot files have. */
-    static String print(JsonNode doc) throws Exception {
+    public static String print(JsonNode doc) throws Exception {
         DefaultPrettyPrinter pp = new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"))
                 .withArrayIndenter(new DefaultIndenter("  ", "\n"));
         return Json.MAPPER.writer(pp).writeValueAsString(doc) + "\n";
     }
 
     /** Where two snapshots first differ (a JSON path and both values), or null when they agree. */
-    static String firstDifference(String expected, String actual) throws Exception {
+    public static String firstDifference(String expected, String actual) throws Exception {
         return difference("$", Json.MAPPER.readTree(expected), Json.MAPPER.readTree(actual), null);
     }
 

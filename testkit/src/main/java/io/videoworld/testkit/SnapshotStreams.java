@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.testkit;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.VersionType;
@@ -18,7 +18,6 @@ import io.videoworld.core.SourceKind;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.core.TrackPoint;
 import io.videoworld.core.VideoDoc;
-import io.videoworld.testkit.SoundFixture;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,18 +33,18 @@ import java.util.function.Function;
  * What the query service itself writes for them (memories, entities) is deleted first, so every
  * run starts from the same state.
  */
-final class SnapshotStreams {
-    static final String CAM = "snap-cam";
-    static final String RADIO = "snap-radio";
-    static final String GONE = "snap-gone";
-    static final long EPOCH = 1_700_000_700_000L;
+public final class SnapshotStreams {
+    public static final String CAM = "snap-cam";
+    public static final String RADIO = "snap-radio";
+    public static final String GONE = "snap-gone";
+    public static final long EPOCH = 1_700_000_700_000L;
     private static final int W = 640;
     private static final int H = 360;
 
     private SnapshotStreams() {}
 
     /** Indexes the three streams under {@code dir}; {@code embed} gives the text embeddings. */
-    static void index(String esUrl, Path dir, Function<String, float[]> embed) throws Exception {
+    public static void index(String esUrl, Path dir, Function<String, float[]> embed) throws Exception {
         KitchenCam.index(esUrl, dir, CAM, EPOCH, embed);
         Files.writeString(dir.resolve(CAM + ".srt"), "1\n00:00:00,500 --> 00:00:01,500\nGood morning, the kettle is on.\n\n"
                 + "2\n00:00:04,200 --> 00:00:05,000\nWhere did I leave my keys?\n");

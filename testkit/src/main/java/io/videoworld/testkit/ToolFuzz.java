@@ -1,4 +1,4 @@
-package io.videoworld.query;
+package io.videoworld.testkit;
 
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,13 +21,13 @@ import java.util.Random;
  * straight to Elasticsearch, and request bodies generated from a tool's JSON Schema with each field
  * kept, dropped or replaced by a random value.
  */
-final class ToolFuzz {
-    static final String STREAM = "fuzz-cam";
+public final class ToolFuzz {
+    public static final String STREAM = "fuzz-cam";
 
     private ToolFuzz() {}
 
     /** Indexes {@link #STREAM}: 640x360, 25 fps, 10 s, ended, its source no longer on disk. */
-    static void indexStream(String esUrl, Path dir) throws Exception {
+    public static void indexStream(String esUrl, Path dir) throws Exception {
         try (RestClientTransport t = EsClients.transport(esUrl)) {
             var client = EsClients.sync(t);
             EsIndices.ensure(client, EsIndices.ALL);
@@ -43,7 +43,7 @@ final class ToolFuzz {
     }
 
     /** A body shaped by the schema, with each field kept, dropped, or replaced by a random value. */
-    static JsonNode mutate(Random rnd, JsonNode schema) {
+    public static JsonNode mutate(Random rnd, JsonNode schema) {
         String type = schema.path("type").asText("");
         if (rnd.nextInt(8) == 0) {
             return randomJson(rnd, 1);
@@ -90,7 +90,7 @@ final class ToolFuzz {
         }
     }
 
-    static JsonNode randomJson(Random rnd, int depth) {
+    public static JsonNode randomJson(Random rnd, int depth) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         switch (rnd.nextInt(depth > 2 ? 5 : 7)) {
             case 0:
@@ -121,7 +121,7 @@ final class ToolFuzz {
         }
     }
 
-    static String randomText(Random rnd) {
+    public static String randomText(Random rnd) {
         String[] pool = {"", " ", STREAM, STREAM + ":f:0000000003", "../../etc/passwd", "é✓", "%00", "coarse", "1e309",
             "data:image/jpeg;base64,/9j/", "x".repeat(300)};
         return pool[rnd.nextInt(pool.length)];

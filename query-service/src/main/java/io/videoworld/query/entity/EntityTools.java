@@ -2,11 +2,11 @@ package io.videoworld.query.entity;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.ObjectRepository;
 import io.videoworld.connectors.es.ObjectRepository.Entity;
 import io.videoworld.connectors.es.ObjectRepository.Found;
 import io.videoworld.connectors.es.ObjectRepository.Point;
 import io.videoworld.connectors.es.ObjectRepository.Track;
+import io.videoworld.connectors.es.ObjectRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Boxes;
 import io.videoworld.core.Vectors;

@@ -2,6 +2,20 @@ package io.videoworld.query.memory;
 
 import static io.videoworld.query.api.Decimals.round;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.connectors.es.MemoryRepository;
+import io.videoworld.connectors.es.PerceptionRepository;
+import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.llm.ChatMessage;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.core.Ids;
+import io.videoworld.core.Json;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.perception.TextEmbedder;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
+import io.videoworld.query.api.ContentIds;
+import io.videoworld.query.api.TimeRange;
 import io.videoworld.query.memory.MemoryResponses.EventMetadata;
 import io.videoworld.query.memory.MemoryResponses.Memories;
 import io.videoworld.query.memory.MemoryResponses.Memory;
@@ -10,26 +24,10 @@ import io.videoworld.query.memory.MemoryResponses.Merged;
 import io.videoworld.query.memory.MemoryResponses.MergedEvent;
 import io.videoworld.query.memory.MemoryResponses.Source;
 import io.videoworld.query.memory.MemoryResponses.Written;
-
-import io.videoworld.query.api.ContentIds;
-import io.videoworld.query.api.TimeRange;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.es.MemoryRepository;
-import io.videoworld.connectors.es.PerceptionRepository;
-import io.videoworld.connectors.es.VideoRepository;
-import io.videoworld.connectors.llm.ChatMessage;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.core.Json;
-import io.videoworld.core.VideoDoc;
-import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.api.ApiException;
-import io.videoworld.query.api.Args;
-import io.videoworld.core.Ids;
-import java.util.Comparator;
 import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,18 +3,18 @@ package io.videoworld.query.retrieval;
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.TtlCache;
-import java.util.Map;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Ids;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
-import java.util.Comparator;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The memory the agent searches: the shots of the named streams inside the time range, ranked by

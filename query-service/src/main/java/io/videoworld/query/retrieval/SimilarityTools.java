@@ -2,21 +2,20 @@ package io.videoworld.query.retrieval;
 
 import static io.videoworld.query.api.Decimals.round;
 
+import io.videoworld.connectors.es.ObjectRepository;
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Segment;
+import io.videoworld.core.Vectors;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
 import io.videoworld.query.perception.ObjectGeometry;
-import io.videoworld.query.video.Videos;
-import io.videoworld.connectors.es.ObjectRepository;
-import io.videoworld.core.Vectors;
-import io.videoworld.query.perception.ObjectGeometry;
 import io.videoworld.query.perception.TrackMotion;
 import io.videoworld.query.retrieval.RetrievalResponses.Similar;
 import io.videoworld.query.retrieval.RetrievalResponses.SimilarSegment;
+import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

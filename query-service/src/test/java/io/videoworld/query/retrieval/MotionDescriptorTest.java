@@ -2,7 +2,6 @@ package io.videoworld.query.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-
 import io.videoworld.connectors.es.ObjectRepository;
 import java.util.ArrayList;
 import java.util.List;

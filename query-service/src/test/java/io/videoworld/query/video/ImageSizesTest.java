@@ -3,11 +3,9 @@ package io.videoworld.query.video;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-
+import io.videoworld.connectors.images.Images;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.RequestLimits;
-
-import io.videoworld.connectors.images.Images;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -3,14 +3,12 @@ package io.videoworld.query.video;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-
-import io.videoworld.query.api.ApiException;
-import io.videoworld.query.api.Args;
-
 import io.videoworld.core.Json;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
