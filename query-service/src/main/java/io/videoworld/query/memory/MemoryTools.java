@@ -3,6 +3,7 @@ package io.videoworld.query.memory;
 import static io.videoworld.query.api.Decimals.round;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.connectors.es.HybridSearch;
 import io.videoworld.connectors.es.MemoryRepository;
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.VideoRepository;
@@ -99,7 +100,7 @@ public final class MemoryTools {
         long fromMs = Math.round(range[0] * 1000);
         long toMs = range[1] == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(range[1] * 1000);
         if ("all".equals(level) || "event".equals(level)) {
-            for (MemoryRepository.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, fromMs, toMs, topK * 2)) {
+            for (HybridSearch.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, fromMs, toMs, topK * 2)) {
                 found.add(episode(s.source(), s.score()));
             }
         }
@@ -113,7 +114,7 @@ public final class MemoryTools {
             }
         }
         List<String> levels = "all".equals(level) ? List.of() : List.of(level);
-        for (MemoryRepository.Scored s : memory.searchMemories(v.streamId(), levels, query, vec, range[0], range[1], topK * 2)) {
+        for (HybridSearch.Scored s : memory.searchMemories(v.streamId(), levels, query, vec, range[0], range[1], topK * 2)) {
             JsonNode d = s.source();
             found.add(new Memory(d.path("memory_id").asText(), d.path("level").asText(), new TimeRange(d.path("start_time").asDouble(),
                     d.path("end_time").asDouble()), d.path("content").asText(), round(s.score(), 4), d.path("importance").asDouble(0.5),

@@ -3,6 +3,7 @@ package io.videoworld.query.retrieval;
 import static io.videoworld.query.api.Decimals.round;
 
 import io.videoworld.connectors.audio.Cue;
+import io.videoworld.connectors.es.HybridSearch;
 import io.videoworld.connectors.es.MemoryRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Vectors;
@@ -61,7 +62,7 @@ public final class RetrievalTools {
         }
         float[] vec = embedder == null ? null : embedder.embed(query);
         long toMs = to == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(to * 1000);
-        for (MemoryRepository.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, Math.round(from * 1000), toMs, topK)) {
+        for (HybridSearch.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, Math.round(from * 1000), toMs, topK)) {
             hits.add(new Hit(new Candidate(s.source().path("event_id").asText(), s.source().path("start_pts_ms").asLong() / 1000.0,
                     s.source().path("end_pts_ms").asLong() / 1000.0, round(s.score(), 4), null, "event: " + s.source().path("summary").asText(),
                     List.of()), s.score(), "visual"));
