@@ -12,6 +12,7 @@ import io.videoworld.connectors.producer.VideoWorldCli;
 import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Json;
 import io.videoworld.core.Names;
+import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
@@ -63,7 +64,7 @@ class FrameToolsEndToEndTest {
                 && IngestRun.count(es, Names.FRAMES_INDEX, Query.of(q -> q.bool(b -> b
                         .filter(IngestRun.term("stream_id", STREAM)).filter(f -> f.exists(e -> e.field("store_ref")))))) >= 6
                 && es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class).source().get("epoch_ms").asLong() == EPOCH);
-        server = new QueryServer(infra.elasticsearchUrl(), tmp.resolve("frames").toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), tmp.resolve("frames").toString())).start("127.0.0.1", 0);
     }
 
     @AfterAll

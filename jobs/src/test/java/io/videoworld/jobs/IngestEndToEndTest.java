@@ -21,6 +21,7 @@ import io.videoworld.core.Json;
 import io.videoworld.core.Names;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
+import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
@@ -105,7 +106,7 @@ class IngestEndToEndTest {
             JsonNode keyframe = es.get(g -> g.index(Names.FRAMES_INDEX).id(STREAM + ":f:0000000008"), JsonNode.class).source();
             return n >= 3 && keyframe != null && keyframe.has("keyframe_role") && keyframe.get("epoch_ms").asLong() == EPOCH;
         });
-        server = new QueryServer(infra.elasticsearchUrl(), tmp.resolve("frames").toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), tmp.resolve("frames").toString())).start("127.0.0.1", 0);
     }
 
     private static void pushMalformed() throws Exception {

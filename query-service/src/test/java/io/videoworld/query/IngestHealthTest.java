@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.testkit.TestInfra;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -63,8 +62,8 @@ class IngestHealthTest {
     }
 
     private static QueryServer server(String flinkUrl) {
-        return new QueryServer(TestInfra.get().elasticsearchUrl(), tmp.toString(), Auth.off(), null, null, null, null,
-                RequestLimits.defaults(), IngestHealth.of(flinkUrl)).start("127.0.0.1", 0);
+        return new QueryServer(QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString())
+                .withIngest(IngestHealth.of(flinkUrl))).start("127.0.0.1", 0);
     }
 
     @Test
@@ -114,8 +113,8 @@ class IngestHealthTest {
             assertThat(h.json.get("status").asText()).isEqualTo("ok");
             assertThat(h.json.at("/ingest_job/state").asText()).isEqualTo("not_configured");
         }
-        try (QueryServer noEs = new QueryServer("http://127.0.0.1:" + closed, tmp.toString(), Auth.off(), null, null, null, null,
-                RequestLimits.defaults(), IngestHealth.of("none")).start("127.0.0.1", 0)) {
+        try (QueryServer noEs = new QueryServer(QueryConfig.of("http://127.0.0.1:" + closed, tmp.toString())
+                .withIngest(IngestHealth.of("none"))).start("127.0.0.1", 0)) {
             Health h = health(noEs);
             assertThat(h.status).isEqualTo(503);
             assertThat(h.json.get("elasticsearch").asText()).isEqualTo("unreachable");

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.videoworld.core.Json;
-import io.videoworld.query.tools.ToolCatalog;
+import io.videoworld.query.api.RequestLimits;
+import io.videoworld.query.api.ToolCatalog;
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.TestInfra;
+import io.videoworld.testkit.ToolFuzz;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -61,7 +64,7 @@ class RestFuzzTest {
         String es = TestInfra.get().elasticsearchUrl();
         ToolFuzz.indexStream(es, tmp);
         KitchenCam.index(es, tmp, KITCHEN, 1_700_200_000_000L);
-        server = new QueryServer(es, tmp.toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(es, tmp.toString())).start("127.0.0.1", 0);
     }
 
     @AfterAll
@@ -92,8 +95,8 @@ class RestFuzzTest {
 
     @Test
     void aBodyThatStopsArrivingIsAnsweredWithTheTimeoutNotA500() throws Exception {
-        try (QueryServer quick = new QueryServer(TestInfra.get().elasticsearchUrl(), tmp.toString(), io.videoworld.query.auth.Auth.off(),
-                null, null, null, null, LIMITS.withBodyIdleTimeoutMs(500), IngestHealth.of("none")).start("127.0.0.1", 0)) {
+        try (QueryServer quick = new QueryServer(QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString())
+                .withLimits(LIMITS.withBodyIdleTimeoutMs(500)).withIngest(IngestHealth.of("none"))).start("127.0.0.1", 0)) {
             try (Socket s = new Socket("127.0.0.1", quick.port())) {
                 s.setSoTimeout(10_000);
                 s.getOutputStream().write(("POST /v1/tools/get_video_info HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"video_id\":")

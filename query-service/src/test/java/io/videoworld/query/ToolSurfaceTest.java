@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
-import io.videoworld.query.tools.ToolCatalog;
+import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.TestInfra;
+import io.videoworld.testkit.ToolFuzz;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,7 +33,7 @@ class ToolSurfaceTest {
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
         ToolFuzz.indexStream(es, tmp);
-        server = new QueryServer(es, tmp.toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(es, tmp.toString())).start("127.0.0.1", 0);
     }
 
     @AfterAll
