@@ -42,7 +42,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "videoworld setup: installing ${missing[*]:-nothing}; refreshing package lists" >&2
   apt-get update -qq
   if [ ${#missing[@]} -gt 0 ]; then
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
   exit 0
 fi
