@@ -3,7 +3,7 @@ package io.videoworld.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.producer.JpegEncoder;
 import io.videoworld.connectors.producer.SourceFrame;
-import io.videoworld.connectors.producer.SyntheticFootage;
+import io.videoworld.testkit.SyntheticFootage;
 import io.videoworld.connectors.producer.VideoFrameSource;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;

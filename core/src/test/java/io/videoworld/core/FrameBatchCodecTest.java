@@ -96,7 +96,8 @@ class FrameBatchCodecTest {
 
     @Test
     void theLimitsAreConfigurable() throws Exception {
-        byte[] bytes = FrameBatchCodec.encode(batch(List.of(new Frame(0, 0, null, 64, 36, RED))));
+        byte[] bytes = FrameBatchCodec.encode(new FrameBatch("lobby-cam", SourceKind.VIDEO, "/videos/lobby.mp4", 3, 1_700_000_000_000L, null,
+                List.of(new Frame(0, 0, null, 64, 36, RED))));
         assertThat(FrameBatchCodec.decode(bytes, FrameLimits.DEFAULT).frames()).hasSize(1);
         assertThatThrownBy(() -> FrameBatchCodec.decode(bytes, new FrameLimits(32, 10_000, 10, 100)))
                 .isInstanceOf(MalformedBatchException.class).hasMessageContaining("outside 1-32 pixels a side");

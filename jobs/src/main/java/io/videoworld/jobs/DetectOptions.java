@@ -1,6 +1,7 @@
 package io.videoworld.jobs;
 
 import io.videoworld.operators.inference.DetectionFunction;
+import io.videoworld.operators.inference.MotionGate;
 import io.videoworld.operators.tracking.TrackerParams;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +34,16 @@ public final class DetectOptions {
                     + "the tracker. Long on purpose: the bounded capacity makes the job slow down (back-pressure) well before this.");
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.detect.capacity").intType()
             .defaultValue(64).withDescription("Frames in flight per subtask before back-pressure.");
+    public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
+            .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
+                    + "compared) keeps that sample's detections instead of running the detector; false detects every sample. Off by default: "
+                    + "its cache is not checkpointed, so a restarted job can detect differently from a failure-free one.");
+    public static final ConfigOption<Double> MOTION_GATE_MIN_MOTION = ConfigOptions.key("vw.detect.motion-gate.min-motion").doubleType()
+            .defaultValue(0.002).withDescription("Share of the 160-pixel-wide thumbnail's pixels that must change for a new detection.");
+    public static final ConfigOption<Integer> MOTION_GATE_FULL_EVERY = ConfigOptions.key("vw.detect.motion-gate.full-every").intType()
+            .defaultValue(8).withDescription("Every this many samples of a stream is detected in any case (2 s at 4 fps).");
+    public static final ConfigOption<Integer> MOTION_GATE_MAX_STREAMS = ConfigOptions.key("vw.detect.motion-gate.max-streams").intType()
+            .defaultValue(512).withDescription("Streams whose last detected thumbnail (about 20 KB) a subtask keeps; least recently seen first out.");
 
     public static final ConfigOption<Double> TRACK_HIGH_SCORE = ConfigOptions.key("vw.track.high-score").doubleType()
             .defaultValue(0.4).withDescription("Detections above this are matched first and may start tracks (ByteTrack's "
@@ -51,6 +62,11 @@ public final class DetectOptions {
 
     public static DetectionFunction.DetectorSettings detector(Configuration conf) {
         return new DetectionFunction.DetectorSettings(conf.get(MODEL), List.copyOf(conf.get(LABELS)), conf.get(INPUT_SIZE), conf.get(MIN_SCORE));
+    }
+
+    public static MotionGate.Settings gate(Configuration conf) {
+        return new MotionGate.Settings(conf.get(MOTION_GATE), conf.get(MOTION_GATE_FULL_EVERY), conf.get(MOTION_GATE_MIN_MOTION),
+                conf.get(MOTION_GATE_MAX_STREAMS));
     }
 
     /** Tracker thresholds with durations turned into sample counts at the detection rate. */

@@ -3,6 +3,7 @@ package io.videoworld.jobs;
 import io.videoworld.connectors.es.ElasticsearchSink;
 import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsWrite;
+import io.videoworld.connectors.es.IndexSettings;
 import io.videoworld.connectors.kafka.DeadLetterSerializer;
 import io.videoworld.connectors.kafka.FrameBatchDeserializer;
 import io.videoworld.connectors.producer.KafkaProducers;
@@ -12,6 +13,7 @@ import io.videoworld.core.FrameDoc;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.SampledFrame;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.core.Observation;
@@ -133,9 +135,11 @@ public final class IngestJob {
         DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory")
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(Observation::of, TypeInformation.of(Observation.class)).name("streams for memory"));
         if (conf.get(PerceptionOptions.ENABLED)) {
-            SingleOutputStreamOperator<Perception> perception = AsyncDataStream.unorderedWait(keyframes,
+            // The change gate remembers each stream's last keyframe: a stream's keyframes must reach one subtask.
+            DataStream<Keyframe> toPerceive = conf.get(PerceptionOptions.CHANGE_GATE) ? keyframes.keyBy(Keyframe::streamId, Types.STRING) : keyframes;
+            SingleOutputStreamOperator<Perception> perception = AsyncDataStream.unorderedWait(toPerceive,
                             new PerceptionFunction(conf.get(PerceptionOptions.MODELS), detect ? DetectOptions.detector(conf) : null,
-                                    conf.get(PerceptionOptions.MAX_BATCH),
+                                    PerceptionOptions.gate(conf), conf.get(PerceptionOptions.MAX_BATCH),
                                     conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
                             conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
                     .name("perception: OCR, embeddings, descriptors").uid("perception")
@@ -147,9 +151,12 @@ public final class IngestJob {
         }
         if (detect) {
             // Ordered: the tracker needs each stream's samples in presentation order.
+            DataStream<SampledFrame> samples = features.flatMap(new SampleFrames(conf.get(DetectOptions.FPS)))
+                    .name("sample frames for detection").uid("sample-frames");
+            // The motion gate compares a stream's samples with its last detected one: they must reach one subtask.
             SingleOutputStreamOperator<DetectedFrame> detected = AsyncDataStream.orderedWait(
-                            features.flatMap(new SampleFrames(conf.get(DetectOptions.FPS))).name("sample frames for detection").uid("sample-frames"),
-                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
+                            conf.get(DetectOptions.MOTION_GATE) ? samples.keyBy(SampledFrame::streamId, Types.STRING) : samples,
+                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf), DetectOptions.gate(conf),
                                     conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
                             conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
                     .name("object detection").uid("detection")
@@ -182,6 +189,7 @@ public final class IngestJob {
             writes = writes.union(episodes.map(EsDocuments::episode, ES_WRITE).name("episode documents"));
         }
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
+                        .indexSettings(IndexSettings.parse(conf.get(IngestOptions.ES_INDEX_SETTINGS)))
                         .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))
                         .maxInFlightRequests(conf.get(IngestOptions.ES_MAX_IN_FLIGHT))
                         .maxTimeInBufferMs(conf.get(IngestOptions.ES_MAX_BUFFER_TIME).toMillis())

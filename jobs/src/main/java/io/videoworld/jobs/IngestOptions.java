@@ -35,11 +35,16 @@ public final class IngestOptions {
             .intType().defaultValue(4).withDescription("Most bulk requests in flight per sink subtask.");
     public static final ConfigOption<Duration> ES_MAX_BUFFER_TIME = ConfigOptions.key("vw.es.max-buffer-time")
             .durationType().defaultValue(Duration.ofMillis(500)).withDescription("Longest a document waits for its bulk request.");
+    public static final ConfigOption<String> ES_INDEX_SETTINGS = ConfigOptions.key("vw.es.index-settings")
+            .stringType().defaultValue("")
+            .withDescription("Shards and replicas of the indices the job creates: INDEX=SHARDS/REPLICAS, comma-separated, * for all "
+                    + "(e.g. *=2/1 on a two-node cluster). Empty: each mapping file's default, 1 shard and 0 replicas; "
+                    + "replicas also apply to existing indices.");
     public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("vw.checkpoint-interval")
             .durationType().defaultValue(Duration.ofSeconds(10)).withDescription("Exactly-once checkpoint interval.");
     public static final ConfigOption<String> CHECKPOINT_DIR = ConfigOptions.key("vw.checkpoint-dir").stringType()
             .defaultValue("file://" + System.getProperty("java.io.tmpdir") + "/videoworld-checkpoints")
-            .withDescription("Where checkpoints go (a file:// or shared-filesystem URI). Keyframes in flight carry their JPEGs, "
+            .withDescription("Where checkpoints go: a URI through Flink's FileSystem (file:// on one machine or a shared mount, s3://, hdfs://). Keyframes in flight carry their JPEGs, "
                     + "which outgrow the 5 MB that memory-backed checkpoints allow.");
     public static final ConfigOption<Duration> MAX_OUT_OF_ORDERNESS = ConfigOptions.key("vw.max-out-of-orderness")
             .durationType().defaultValue(Duration.ofSeconds(5)).withDescription("How late a frame's event time may be.");

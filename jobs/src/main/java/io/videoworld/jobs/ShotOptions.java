@@ -39,7 +39,8 @@ public final class ShotOptions {
     public static final ConfigOption<Duration> IDLE_GAP = ConfigOptions.key("vw.shots.idle-gap").durationType()
             .defaultValue(Duration.ofSeconds(30)).withDescription("Event time without frames after which a live stream's open shot closes.");
     public static final ConfigOption<String> FRAME_STORE = ConfigOptions.key("vw.frame-store").stringType()
-            .defaultValue(".vw/frames").withDescription("Directory of the keyframe store (shared with the query service).");
+            .defaultValue(".vw/frames").withDescription("Keyframe store shared with the query service: a directory, or a URI through Flink's FileSystem "
+                    + "(file:///shared/frames, s3://bucket/frames, hdfs://namenode/frames).");
 
     private ShotOptions() {}
 

@@ -12,6 +12,7 @@ import io.videoworld.connectors.producer.VideoWorldCli;
 import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Json;
 import io.videoworld.core.Names;
+import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,8 +38,7 @@ class FrameToolsEndToEndTest {
     private static final long EPOCH = System.currentTimeMillis();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = IngestRun.miniCluster();
 
     @TempDir
     static Path tmp;
@@ -65,7 +64,7 @@ class FrameToolsEndToEndTest {
                 && IngestRun.count(es, Names.FRAMES_INDEX, Query.of(q -> q.bool(b -> b
                         .filter(IngestRun.term("stream_id", STREAM)).filter(f -> f.exists(e -> e.field("store_ref")))))) >= 6
                 && es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class).source().get("epoch_ms").asLong() == EPOCH);
-        server = new QueryServer(infra.elasticsearchUrl(), tmp.resolve("frames").toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), tmp.resolve("frames").toString())).start("127.0.0.1", 0);
     }
 
     @AfterAll

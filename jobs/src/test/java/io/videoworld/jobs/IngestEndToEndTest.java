@@ -21,6 +21,7 @@ import io.videoworld.core.Json;
 import io.videoworld.core.Names;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
+import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
@@ -37,7 +38,6 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -65,8 +65,7 @@ class IngestEndToEndTest {
     private static final String DLQ_TOPIC = "e2e.dlq";
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = IngestRun.miniCluster();
 
     @TempDir
     static Path tmp;
@@ -107,7 +106,7 @@ class IngestEndToEndTest {
             JsonNode keyframe = es.get(g -> g.index(Names.FRAMES_INDEX).id(STREAM + ":f:0000000008"), JsonNode.class).source();
             return n >= 3 && keyframe != null && keyframe.has("keyframe_role") && keyframe.get("epoch_ms").asLong() == EPOCH;
         });
-        server = new QueryServer(infra.elasticsearchUrl(), tmp.resolve("frames").toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), tmp.resolve("frames").toString())).start("127.0.0.1", 0);
     }
 
     private static void pushMalformed() throws Exception {

@@ -14,6 +14,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 final class IngestRun {
     private IngestRun() {}
 
+    /** The Flink cluster every end-to-end test runs its job on: one TaskManager, two slots. */
+    static org.apache.flink.test.junit5.MiniClusterExtension miniCluster() {
+        return new org.apache.flink.test.junit5.MiniClusterExtension(new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration.Builder()
+                .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    }
+
     /** Creates {@code prefix.frames} and {@code prefix.dlq} and starts the job on them, detection off. */
     static JobClient start(TestInfra infra, String prefix, Path frameStore) throws Exception {
         return start(infra, prefix, frameStore, conf -> conf.set(DetectOptions.ENABLED, false));

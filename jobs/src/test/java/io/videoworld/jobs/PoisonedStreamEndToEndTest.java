@@ -33,7 +33,6 @@ import java.util.Properties;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -58,8 +57,7 @@ class PoisonedStreamEndToEndTest {
     private static final long EPOCH = System.currentTimeMillis();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = IngestRun.miniCluster();
 
     @TempDir
     static Path tmp;

@@ -12,8 +12,8 @@ import io.videoworld.core.Json;
 import io.videoworld.core.Names;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.ObjectDetector;
+import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +22,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +40,7 @@ class TracksEndToEndTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = IngestRun.miniCluster();
 
     @TempDir
     static Path tmp;
@@ -66,8 +64,8 @@ class TracksEndToEndTest {
         IngestRun.await("tracks of the whole video", 400, () -> IngestRun.count(es, Names.TRACKS_INDEX, Query.of(q -> q.bool(b -> b.filter(mine)
                 .filter(IngestRun.term("alive", "false"))))) >= 3 && IngestRun.count(es, Names.TRACKS_INDEX, Query.of(q -> q.bool(b -> b
                 .filter(mine).filter(IngestRun.term("alive", "true"))))) == 0);
-        server = new QueryServer(infra.elasticsearchUrl(), tmp.resolve("frames").toString(), Auth.off(), null, null,
-                ObjectDetector.load(ModelDirectory.locate(), "centernet", List.of(), 640, 0.1)).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), tmp.resolve("frames").toString())
+                .withDetector(ObjectDetector.load(ModelDirectory.locate(), "centernet", List.of(), 640, 0.1))).start("127.0.0.1", 0);
     }
 
     @AfterAll

@@ -1,6 +1,7 @@
 package io.videoworld.perception;
 
 import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
+import static org.bytedeco.opencv.global.opencv_core.CV_8UC3;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
 import static org.bytedeco.opencv.global.opencv_imgproc.CHAIN_APPROX_SIMPLE;
@@ -113,12 +114,72 @@ public final class OcrEngine implements AutoCloseable {
         return batch(images);
     }
 
+    /** A rectangle of an image, in pixels. */
+    public record Crop(int x, int y, int width, int height) {
+        public long pixels() {
+            return (long) width * height;
+        }
+    }
+
+    /**
+     * The lines of text inside rectangles of decoded images ({@code crops.get(i)} of
+     * {@code images.get(i)}; an image may come several times), each crop read as an image of its
+     * own, with the boxes given in the whole image's pixels. What the change gate reads when only
+     * part of a screen changed. Batched as {@link #readAll}.
+     */
+    public List<List<TextLine>> readCrops(List<DecodedImage> images, List<Crop> crops) {
+        if (images.size() != crops.size()) {
+            throw new IllegalArgumentException(images.size() + " images, " + crops.size() + " crops");
+        }
+        List<List<TextLine>> out = new ArrayList<>(crops.size());
+        int step = tensorBatching ? Math.max(1, crops.size()) : 1;
+        for (int from = 0; from < crops.size(); from += step) {
+            List<Mat> mats = new ArrayList<>();
+            try {
+                for (int i = from; i < Math.min(crops.size(), from + step); i++) {
+                    DecodedImage img = images.get(i);
+                    Crop c = crops.get(i);
+                    if (c.x() < 0 || c.y() < 0 || c.width() < 1 || c.height() < 1 || c.x() + c.width() > img.width()
+                            || c.y() + c.height() > img.height()) {
+                        throw new IllegalArgumentException("crop " + c + " outside a " + img.width() + "x" + img.height() + " image");
+                    }
+                    try (Mat whole = new Mat(img.height(), img.width(), CV_8UC3)) {
+                        whole.data().put(img.bgr());
+                        try (Mat roi = whole.apply(new Rect(c.x(), c.y(), c.width(), c.height()))) {
+                            mats.add(roi.clone());
+                        }
+                    }
+                }
+                List<List<TextLine>> read = batchMats(mats);
+                for (int k = 0; k < read.size(); k++) {
+                    Crop c = crops.get(from + k);
+                    List<TextLine> moved = new ArrayList<>(read.get(k).size());
+                    for (TextLine l : read.get(k)) {
+                        moved.add(new TextLine(l.text(), l.x() + c.x(), l.y() + c.y(), l.width(), l.height(), l.score()));
+                    }
+                    out.add(moved);
+                }
+            } finally {
+                mats.forEach(Mat::close);
+            }
+        }
+        return out;
+    }
+
     private List<List<TextLine>> batch(List<byte[]> images) {
         List<Mat> mats = new ArrayList<>(images.size());
-        try (NDManager manager = det.getNDManager().newSubManager()) {
+        try {
             for (byte[] image : images) {
                 mats.add(decode(image));
             }
+            return batchMats(mats);
+        } finally {
+            mats.forEach(Mat::close);
+        }
+    }
+
+    private List<List<TextLine>> batchMats(List<Mat> mats) {
+        try (NDManager manager = det.getNDManager().newSubManager()) {
             List<List<Rect>> boxes = detectAll(mats, manager);
             record Region(int image, Rect rect, int width) {}
             List<Region> regions = new ArrayList<>();
@@ -163,8 +224,6 @@ public final class OcrEngine implements AutoCloseable {
             return out;
         } catch (TranslateException e) {
             throw new IllegalStateException("OCR failed", e);
-        } finally {
-            mats.forEach(Mat::close);
         }
     }
 

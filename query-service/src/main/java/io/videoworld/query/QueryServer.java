@@ -1,298 +1,143 @@
 package io.videoworld.query;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
-import io.videoworld.connectors.es.EsClients;
-import io.videoworld.connectors.es.FrameRepository;
-import io.videoworld.connectors.es.MemoryRepository;
-import io.videoworld.connectors.es.ObjectRepository;
-import io.videoworld.connectors.es.PerceptionRepository;
-import io.videoworld.perception.ObjectDetector;
-import io.videoworld.connectors.es.SegmentRepository;
-import io.videoworld.perception.TextEmbedder;
-import io.videoworld.connectors.framestore.FrameStore;
-import io.videoworld.connectors.images.Images;
-import io.videoworld.core.VideoDoc;
-import io.videoworld.query.agent.AskService;
-import io.videoworld.query.agent.EvidenceSearch;
-import io.videoworld.query.agent.FrameCaptioner;
-import io.videoworld.query.auth.Auth;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.query.auth.Caller;
-import io.videoworld.query.tools.OpenApi;
-import io.videoworld.query.tools.ToolDispatcher;
-import io.videoworld.query.tools.ToolCatalog;
-import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Json;
-import java.util.LinkedHashMap;
+import io.videoworld.query.agent.AskService;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.ErrorMapper;
+import io.videoworld.query.api.InputBounds;
+import io.videoworld.query.api.OpenApi;
+import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.auth.Auth;
+import io.videoworld.query.auth.Caller;
+import io.videoworld.query.video.FrameRenderer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * The REST query service: {@code GET /health} and {@code POST /v1/tools/{name}}, whose bodies
- * and responses follow the seeds' JSON. Errors are JSON {@code {"error": {code, message, field}}}.
+ * The query service over HTTP: {@code /health}, {@code /openapi.json}, {@code /docs},
+ * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}} and
+ * {@code /v1/ask} (JSON, or server-sent events). It only serves: what answers is put together by
+ * {@link QueryWiring} from one {@link QueryConfig}. Errors are JSON
+ * {@code {"error": {code, message, field}}}, mapped in one place ({@link ErrorMapper}).
  */
 public final class QueryServer implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
-
-    private final RestClientTransport transport;
-    private final ElasticsearchClient es;
-    private final ToolDispatcher dispatcher = new ToolDispatcher(ToolCatalog.load());
+    private final QueryConfig config;
+    private final QueryWiring wiring;
+    private final JsonBodies bodies;
     private final Javalin app;
+    /** Where {@link #start} binds; read by the connector Javalin creates when it starts. */
+    private volatile String bindHost;
+    private volatile int bindPort;
 
-    private final VideoRepository videos;
-    private final FrameAccess frames;
-    private final Auth auth;
-    /** Reads of stream and shot documents are reused this long; the index itself refreshes once a second. */
-    static final long READ_CACHE_MS = 500;
-    private final LlmClient llm;
-    private final AskService ask;
-
-    /**
-     * @param esUrl Elasticsearch
-     * @param frameStore the keyframe store the ingest job writes (a directory)
-     */
-    public QueryServer(String esUrl, String frameStore) {
-        this(esUrl, frameStore, Auth.off());
-    }
-
-    /** A server that answers only callers {@code auth} accepts, each only about its own streams. */
-    public QueryServer(String esUrl, String frameStore, Auth auth) {
-        this(esUrl, frameStore, auth, null);
-    }
-
-    /**
-     * @param llm the model for {@code /v1/ask}; null runs it in evidence mode
-     */
-    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm) {
-        this(esUrl, frameStore, auth, llm, null);
-    }
-
-    /**
-     * @param embedder embeds questions for the vector half of evidence search; null searches text only
-     */
-    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder) {
-        this(esUrl, frameStore, auth, llm, embedder, null);
-    }
-
-    /**
-     * @param detector runs on decoded frames where the ingest job stored no detections near the
-     *     asked time; null answers only from stored detections
-     */
-    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector) {
-        this(esUrl, frameStore, auth, llm, embedder, detector, null);
-    }
-
-    /** @param transcriber an OpenAI-compatible transcription endpoint for get_transcript; null for subtitles only */
-    public QueryServer(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
-            io.videoworld.connectors.audio.Transcriber transcriber) {
-        this.auth = auth;
-        this.llm = llm;
-        this.transport = EsClients.transport(esUrl);
-        this.es = EsClients.sync(transport);
-        this.videos = new VideoRepository(es, READ_CACHE_MS);
-        SegmentRepository segments = new SegmentRepository(es, READ_CACHE_MS);
-        FrameRepository frameDocs = new FrameRepository(es);
-        this.frames = new FrameAccess(frameDocs, FrameStore.open(frameStore));
-        VideoTools video = new VideoTools(videos, segments);
-        FrameTools frameTools = new FrameTools(videos, segments, frameDocs, frames);
-        dispatcher.register("get_video_info", video::getVideoInfo)
-                .register("get_temporal_structure", video::getTemporalStructure)
-                .register("sample_frames", frameTools::sampleFrames)
-                .register("crop_region", frameTools::cropRegion)
-                .register("get_segment", frameTools::getSegment);
-        PerceptionRepository perception = new PerceptionRepository(es);
-        EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, embedder);
-        if (llm != null && llm.config().vision()) {
-            dispatcher.register("describe_visual", new DescribeTools(videos, frames, llm)::describeVisual);
-        }
-        AudioTools audio = new AudioTools(videos, transcriber);
-        MemoryRepository memory = new MemoryRepository(es);
-        RetrievalTools retrieval = new RetrievalTools(videos, evidence, memory, embedder, audio);
-        MemoryTools memoryTools = new MemoryTools(videos, memory, perception, embedder, llm);
-        dispatcher.register("temporal_search", retrieval::temporalSearch)
-                .register("search_segments_by_semantics", retrieval::searchSegmentsBySemantics)
-                .register("get_transcript", audio::getTranscript)
-                .register("detect_audio_events", audio::detectAudioEvents)
-                .register("write_memory", memoryTools::writeMemory)
-                .register("read_memory", memoryTools::readMemory)
-                .register("merge_events", memoryTools::mergeEvents);
-        ObjectRepository objects = new ObjectRepository(es);
-        dispatcher.register("find_similar_segments", new SimilarityTools(videos, segments, perception, objects)::findSimilarSegments);
-        ObjectTools objectTools = new ObjectTools(videos, objects, frames, detector, embedder);
-        LlmClient vlm = llm != null && llm.config().vision() ? llm : null;
-        EntityTools entities = new EntityTools(videos, segments, objects, perception, objectTools, frames, embedder, vlm);
-        dispatcher.register("detect_objects", objectTools::detectObjects)
-                .register("spatial_relation", a -> objectTools.spatialRelation(a, entities))
-                .register("get_scene_attributes", objectTools::getSceneAttributes)
-                .register("recognize_activity", objectTools::recognizeActivity)
-                .register("register_entity", entities::registerEntity)
-                .register("track_entity", entities::trackEntity)
-                .register("query_entity_state", entities::queryEntityState)
-                .register("list_entities", entities::listEntities);
-        this.ask = new AskService(llm, evidence, videos, (v, times) -> frames.at(v, times).stream()
-                .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
+    /** A server for {@code config}; it listens once {@link #start}ed and releases everything on {@link #close}. */
+    public QueryServer(QueryConfig config) {
+        this.config = config;
+        this.wiring = new QueryWiring(config);
+        this.bodies = new JsonBodies(config.limits());
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
+            cfg.http.maxRequestSize = config.limits().maxBodyBytes();
+            // Jetty reports a client that broke off or stalled mid-body as EofException or an idle
+            // timeout, which Javalin answers itself (500 by default) before any exception handler.
+            cfg.jetty.clientAbortStatus = 400;
+            cfg.jetty.timeoutStatus = 408;
+            cfg.jetty.modifyHttpConfiguration(http -> http.setIdleTimeout(config.limits().bodyIdleTimeoutMs()));
+            cfg.jetty.addConnector((server, http) -> {
+                ServerConnector connector = new ServerConnector(server, new ClientErrorConnectionFactory(http));
+                connector.setHost(bindHost);
+                connector.setPort(bindPort);
+                return connector;
+            });
         });
+        ToolDispatcher dispatcher = wiring.dispatcher();
         app.beforeMatched("/v1/*", this::authenticate);
         app.get("/health", this::health);
-        app.get("/v1/tools", this::listTools);
+        app.get("/v1/tools", ctx -> ctx.json(Map.of("tools", dispatcher.listing())));
         app.get("/openapi.json", ctx -> ctx.json(OpenApi.document(dispatcher.catalog(), dispatcher.available())));
         app.get("/docs", ctx -> ctx.html(page("/docs.html")));
         app.get("/timeline", ctx -> ctx.html(page("/timeline.html")));
-        app.post("/v1/tools/{name}", this::callTool);
+        app.post("/v1/tools/{name}", ctx -> ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), bodies.read(ctx.req()))));
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
-        app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.code(), e.field(), e.getMessage()));
-        app.exception(Exception.class, (e, ctx) -> {
-            LOG.error("request {} failed", ctx.path(), e);
-            error(ctx, 500, "internal", null, "internal error: " + e.getClass().getSimpleName());
-        });
+        app.exception(Exception.class, ErrorMapper::respond);
     }
 
     /** Starts listening; port 0 picks a free port. */
     public QueryServer start(String host, int port) {
+        bindHost = host;
+        bindPort = port;
         app.start(host, port);
         return this;
     }
 
+    /** The port it listens on. */
     public int port() {
         return app.port();
     }
 
+    /** {@code GET /health}: 200 while healthy, 503 with the reasons when degraded. */
     private void health(Context ctx) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        try {
-            String status = es.cluster().health().status().jsonValue();
-            out.put("status", "ok");
-            out.put("elasticsearch", status);
-            out.put("auth", auth.enabled() ? "bearer" : "off");
-            out.put("llm", llm == null ? "none (evidence mode)" : llm.config().model() + " at " + llm.config().baseUrl());
-            if (llm != null) {
-                out.put("llm_usage", llm.usage().snapshot());
-            }
-            ctx.json(out);
-        } catch (Exception e) {
-            out.put("status", "degraded");
-            out.put("elasticsearch", "unreachable: " + e.getMessage());
-            ctx.status(503).json(out);
-        }
-    }
-
-    private void callTool(Context ctx) throws Exception {
-        JsonNode body;
-        try {
-            body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
-        } catch (JsonProcessingException e) {
-            throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
-        }
-        ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), body));
+        ServiceHealth.Health h = wiring.health().read();
+        ctx.status(h.ok() ? 200 : 503).json(h);
     }
 
     /**
-     * A frame's JPEG, optionally cropped ({@code crop=x,y,w,h} normalised, {@code padding}) and
-     * resized ({@code width}, {@code height}); the {@code X-VideoWorld-Origin} header says whether
-     * it was decoded from the source or is a stored keyframe.
+     * A frame's JPEG, optionally cropped and resized (see {@link FrameParams}); the
+     * {@code X-VideoWorld-Origin} header says whether it was decoded from the source or is a stored keyframe.
      */
-    private void frame(Context ctx) throws Exception {
-        String id = ctx.pathParam("id");
-        int sep = id.indexOf(":f:");
-        if (sep <= 0) {
-            throw ApiException.badField("id", "'" + id + "' is not a frame id (stream:f:index)");
-        }
-        ToolDispatcher.requireRead(ctx.attribute("caller"), id.substring(0, sep), "id");
-        VideoDoc v = Videos.byId(videos, id.substring(0, sep));
-        FrameAccess.Image img = frames.byId(id, v);
-        int width = intParam(ctx, "width");
-        int height = intParam(ctx, "height");
-        Images.PixelBox box = null;
-        String crop = ctx.queryParam("crop");
-        if (crop != null) {
-            double[] b;
-            try {
-                b = java.util.Arrays.stream(crop.split(",")).mapToDouble(Double::parseDouble).toArray();
-            } catch (NumberFormatException e) {
-                b = new double[0];
-            }
-            if (b.length != 4 || b[0] < 0 || b[1] < 0 || b[2] <= 0 || b[3] <= 0 || b[0] + b[2] > 1 + 1e-9 || b[1] + b[3] > 1 + 1e-9) {
-                throw ApiException.badField("crop", "'crop' must be x,y,width,height inside [0, 1]");
-            }
-            String pad = ctx.queryParam("padding");
-            int[] wh = Images.size(img.jpeg());
-            box = Images.box(b, pad == null ? 0 : Double.parseDouble(pad), wh[0], wh[1]);
-        }
-        byte[] jpeg = Images.transform(img.jpeg(), box, width, height, 90);
+    private void frame(Context ctx) throws IOException {
+        FrameParams p = FrameParams.of(ctx, config.limits());
+        ToolDispatcher.requireRead(ctx.attribute("caller"), p.stream(), "id");
+        FrameRenderer.Rendered img = wiring.frames().render(p.frameId(), p.stream(), p.width(), p.height(), p.crop(), p.padding());
         ctx.header("X-VideoWorld-Origin", img.origin());
         ctx.header("Cache-Control", "max-age=3600");
-        ctx.contentType("image/jpeg").result(jpeg);
+        ctx.contentType("image/jpeg").result(img.jpeg());
     }
 
     /**
      * {@code POST /v1/ask}. With {@code "stream": true} (or {@code Accept: text/event-stream}) the
      * trace steps arrive as server-sent {@code step} events and the result as a {@code result} event.
      */
-    private void ask(Context ctx) throws Exception {
-        JsonNode body;
-        try {
-            body = Json.MAPPER.readTree(ctx.body().isBlank() ? "{}" : ctx.body());
-        } catch (JsonProcessingException e) {
-            throw ApiException.badField(null, "request body is not valid JSON: " + e.getOriginalMessage());
+    private void ask(Context ctx) throws IOException {
+        JsonNode body = bodies.read(ctx.req());
+        if (body.isObject()) {
+            InputBounds.check(body, config.limits());
         }
         Caller caller = ctx.attribute("caller");
+        AskService ask = wiring.ask();
         boolean sse = body.path("stream").asBoolean(false) || "text/event-stream".equals(ctx.header("Accept"));
         if (!sse) {
             ctx.json(ask.ask(caller, body, null));
             return;
         }
         // Validation errors still answer as plain 4xx JSON: nothing is streamed before the request is known to be good.
-        io.videoworld.query.agent.AskService.validate(body);
-        ctx.contentType("text/event-stream");
-        ctx.header("Cache-Control", "no-cache");
-        var out = ctx.res().getOutputStream();
-        java.util.function.BiConsumer<String, Object> send = (event, data) -> {
-            try {
-                out.write(("event: " + event + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n")
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                out.flush();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        };
+        AskService.validate(body);
+        EventStream events = EventStream.open(ctx);
         try {
-            send.accept("result", ask.ask(caller, body, step -> send.accept("step", step)));
-        } catch (ApiException e) {
-            send.accept("error", Map.of("code", e.code(), "message", e.getMessage()));
+            events.send("result", ask.ask(caller, body, step -> events.send("step", step)));
+        } catch (Exception e) {
+            // The status line is long sent: the error travels as an event, mapped like any other.
+            ErrorMapper.Answer a = ErrorMapper.answer(e, "POST /v1/ask (stream)");
+            events.send("error", new ErrorMapper.Detail(a.code(), a.message(), null));
         }
     }
 
-    private void listTools(Context ctx) {
-        ctx.json(Map.of("tools", dispatcher.catalog().all().stream().map(t -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", t.name());
-            m.put("family", t.family());
-            m.put("aliases", t.aliases());
-            m.put("description", t.description());
-            m.put("available", dispatcher.available().contains(t.name()));
-            return m;
-        }).toList()));
-    }
-
-    private static String page(String resource) throws java.io.IOException {
-        try (var in = QueryServer.class.getResourceAsStream(resource)) {
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    private static String page(String resource) throws IOException {
+        try (InputStream in = QueryServer.class.getResourceAsStream(resource)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
     private void authenticate(Context ctx) {
+        Auth auth = config.auth();
         Caller caller = auth.authenticate(ctx.header("Authorization")).orElseThrow(() -> {
             ctx.header("WWW-Authenticate", "Bearer");
             return new ApiException(401, "unauthorized", null, ctx.header("Authorization") == null
@@ -301,35 +146,13 @@ public final class QueryServer implements AutoCloseable {
         ctx.attribute("caller", caller);
     }
 
-    private static int intParam(Context ctx, String name) {
-        String v = ctx.queryParam(name);
-        if (v == null) {
-            return 0;
-        }
-        try {
-            int n = Integer.parseInt(v);
-            if (n < 1 || n > 8192) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw ApiException.badField(name, "'" + name + "' must be a whole number from 1 to 8192");
-        }
-    }
-
-    private static void error(Context ctx, int status, String code, String field, String message) {
-        Map<String, Object> err = new LinkedHashMap<>();
-        err.put("code", code);
-        err.put("message", message);
-        if (field != null) {
-            err.put("field", field);
-        }
-        ctx.status(status).json(Map.of("error", err));
-    }
-
+    /** Stops serving, then closes the Elasticsearch client and the decoder's open files. */
     @Override
     public void close() throws Exception {
-        app.stop();
-        transport.close();
+        try {
+            app.stop();
+        } finally {
+            wiring.close();
+        }
     }
 }

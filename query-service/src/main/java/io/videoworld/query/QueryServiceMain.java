@@ -1,10 +1,20 @@
 package io.videoworld.query;
 
+import io.videoworld.connectors.audio.Transcriber;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.perception.ObjectDetector;
+import io.videoworld.perception.TextEmbedder;
+import io.videoworld.query.auth.Auth;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** Starts the query service and serves until the process is stopped. */
 @Command(name = "query-service", mixinStandardHelpOptions = true, description = "Serve the VideoWorld tools over REST.")
@@ -23,7 +33,7 @@ public final class QueryServiceMain implements Callable<Integer> {
 
     @Option(names = "--tokens", description = "JSON file of bearer tokens and the streams each may read; "
             + "VW_ADMIN_TOKEN adds an admin token; with neither, authentication is off")
-    java.nio.file.Path tokens;
+    Path tokens;
 
     @Option(names = "--llm-url", description = "OpenAI-compatible endpoint base, e.g. http://localhost:11434/v1 (none: evidence mode)")
     String llmUrl;
@@ -38,7 +48,7 @@ public final class QueryServiceMain implements Callable<Integer> {
     int llmTimeout;
 
     @Option(names = "--models", defaultValue = ".vw/models", description = "models from deploy/models.sh, for question embeddings (default: ${DEFAULT-VALUE})")
-    java.nio.file.Path models;
+    Path models;
 
     @Option(names = "--asr-url", description = "OpenAI-compatible transcription endpoint (…/v1) for get_transcript; "
             + "key from $VW_ASR_KEY (default: subtitles beside the source only)")
@@ -51,31 +61,43 @@ public final class QueryServiceMain implements Callable<Integer> {
             + "centernet, yolo:PATH.onnx or torchscript:PATH.pt (default: ${DEFAULT-VALUE})")
     String detectModel;
 
+    @Option(names = "--flink-url", defaultValue = "http://localhost:8081", description = "Flink's REST API (the dashboard), "
+            + "where /health reads the ingest job's state; 'none' to not check it (default: ${DEFAULT-VALUE})")
+    String flinkUrl;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
-        io.videoworld.connectors.llm.LlmClient llm = llmUrl == null ? null : new io.videoworld.connectors.llm.LlmClient(
-                new io.videoworld.connectors.llm.LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
-                        java.time.Duration.ofSeconds(llmTimeout), 2, llmVision));
-        io.videoworld.perception.TextEmbedder embedder = null;
+        IngestHealth ingest;
         try {
-            embedder = io.videoworld.perception.TextEmbedder.load(models);
-        } catch (java.io.IOException e) {
+            ingest = IngestHealth.of(flinkUrl);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        QueryConfig config = QueryConfig.of(esUrl, frameStore).withIngest(ingest)
+                .withAuth(Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")));
+        if (llmUrl != null) {
+            config = config.withLlm(new LlmClient(new LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
+                    Duration.ofSeconds(llmTimeout), 2, llmVision)));
+        }
+        try {
+            config = config.withEmbedder(TextEmbedder.load(models));
+        } catch (IOException e) {
             System.err.println("evidence search without embeddings: " + e.getMessage());
         }
-        io.videoworld.perception.ObjectDetector detector = null;
         try {
-            detector = io.videoworld.perception.ObjectDetector.load(models, detectModel, java.util.List.of(), 640, 0.1);
-        } catch (java.io.IOException | RuntimeException e) {
+            config = config.withDetector(ObjectDetector.load(models, detectModel, List.of(), 640, 0.1));
+        } catch (IOException | RuntimeException e) {
             System.err.println("detect_objects answers from stored detections only: " + e.getMessage());
         }
-        QueryServer server = new QueryServer(esUrl, frameStore,
-                io.videoworld.query.auth.Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")), llm, embedder, detector,
-                asrUrl == null ? null : new io.videoworld.connectors.audio.Transcriber(asrUrl, asrModel, System.getenv("VW_ASR_KEY"),
-                        java.time.Duration.ofMinutes(5))).start(host, port);
+        if (asrUrl != null) {
+            config = config.withTranscriber(new Transcriber(asrUrl, asrModel, System.getenv("VW_ASR_KEY"), Duration.ofMinutes(5)));
+        }
+        QueryServer server = new QueryServer(config).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -86,7 +108,8 @@ public final class QueryServiceMain implements Callable<Integer> {
                 stopped.countDown();
             }
         }));
-        System.out.println("query service on http://" + host + ":" + server.port() + " (Elasticsearch " + esUrl + ")");
+        System.out.println("query service on http://" + host + ":" + server.port() + " (Elasticsearch " + esUrl
+                + ", ingest job from Flink at " + flinkUrl + ")");
         stopped.await();
         return 0;
     }

@@ -2,28 +2,14 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.VersionType;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.es.EsClients;
-import io.videoworld.connectors.es.EsDocuments;
-import io.videoworld.connectors.es.EsIndices;
-import io.videoworld.connectors.es.EsWrite;
-import io.videoworld.connectors.producer.SampleVideo;
-import io.videoworld.core.Json;
-import io.videoworld.core.KeyframeRef;
-import io.videoworld.core.Segment;
-import io.videoworld.core.SourceInfo;
-import io.videoworld.core.SourceKind;
-import io.videoworld.core.VideoDoc;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmConfig;
-import io.videoworld.testkit.ScriptedLlm;
+import io.videoworld.core.Json;
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.ScriptedLlm.Reply;
+import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.TestInfra;
-import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,8 +48,8 @@ class AskAgentTest {
         KitchenCam.index(es, tmp, STREAM, EPOCH);
         llm = ScriptedLlm.start();
         llm.respondWith(AskAgentTest::route);
-        withModel = new QueryServer(es, tmp.toString(), Auth.off(),
-                new LlmClient(new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(5), 0, false))).start("127.0.0.1", 0);
+        withModel = new QueryServer(QueryConfig.of(es, tmp.toString())
+                .withLlm(new LlmClient(new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(5), 0, false)))).start("127.0.0.1", 0);
     }
 
     @AfterAll

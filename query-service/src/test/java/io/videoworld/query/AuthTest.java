@@ -28,7 +28,7 @@ class AuthTest {
     static void start() throws Exception {
         Path tokens = Files.writeString(tmp.resolve("tokens.json"),
                 "{\"tokens\": [{\"name\": \"lobby-team\", \"token\": \"" + LOBBY_TOKEN + "\", \"streams\": [\"lobby-*\"]}]}");
-        server = new QueryServer(TestInfra.get().elasticsearchUrl(), tmp.toString(), Auth.load(tokens, ADMIN_TOKEN))
+        server = new QueryServer(QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString()).withAuth(Auth.load(tokens, ADMIN_TOKEN)))
                 .start("127.0.0.1", 0);
     }
 

@@ -3,13 +3,13 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.videoworld.core.Json;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmConfig;
 import io.videoworld.connectors.llm.LlmException;
-import io.videoworld.testkit.ScriptedLlm;
+import io.videoworld.core.Json;
 import io.videoworld.testkit.ScriptedLlm.Reply;
+import io.videoworld.testkit.ScriptedLlm;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -21,7 +21,6 @@ import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.SoundFixture;
 import io.videoworld.testkit.TestInfra;
@@ -105,10 +104,11 @@ class MemoryToolsTest {
             ex.close();
         });
         asr.start();
-        server = new QueryServer(es, tmp.toString(), Auth.off(), null, embedder).start("127.0.0.1", 0);
-        withModels = new QueryServer(es, tmp.toString(), Auth.off(), new LlmClient(new LlmConfig(llm.baseUrl(), "scripted", null,
-                Duration.ofSeconds(5), 0, false)), embedder, null, new Transcriber("http://127.0.0.1:" + asr.getAddress().getPort() + "/v1",
-                "whisper-1", null, Duration.ofSeconds(10))).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(es, tmp.toString()).withEmbedder(embedder)).start("127.0.0.1", 0);
+        withModels = new QueryServer(QueryConfig.of(es, tmp.toString()).withEmbedder(embedder)
+                .withLlm(new LlmClient(new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(5), 0, false)))
+                .withTranscriber(new Transcriber("http://127.0.0.1:" + asr.getAddress().getPort() + "/v1", "whisper-1", null,
+                        Duration.ofSeconds(10)))).start("127.0.0.1", 0);
     }
 
     @AfterAll

@@ -3,14 +3,14 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.llm.LlmConfig;
 import io.videoworld.core.Json;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.auth.Auth;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmConfig;
-import io.videoworld.testkit.ScriptedLlm;
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.ScriptedLlm.Reply;
+import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,11 +43,11 @@ class PerceptionSearchTest {
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
         embedder = TextEmbedder.load(ModelDirectory.locate());
-        KitchenCam.index(es, tmp, PANTRY, EPOCH, embedder);
+        KitchenCam.index(es, tmp, PANTRY, EPOCH, embedder::embed);
         llm = ScriptedLlm.start();
-        withoutModel = new QueryServer(es, tmp.toString(), Auth.off(), null, embedder).start("127.0.0.1", 0);
-        withVision = new QueryServer(es, tmp.toString(), Auth.off(),
-                new LlmClient(new LlmConfig(llm.baseUrl(), "scripted-vlm", null, Duration.ofSeconds(5), 0, true))).start("127.0.0.1", 0);
+        withoutModel = new QueryServer(QueryConfig.of(es, tmp.toString()).withEmbedder(embedder)).start("127.0.0.1", 0);
+        withVision = new QueryServer(QueryConfig.of(es, tmp.toString())
+                .withLlm(new LlmClient(new LlmConfig(llm.baseUrl(), "scripted-vlm", null, Duration.ofSeconds(5), 0, true)))).start("127.0.0.1", 0);
     }
 
     @AfterAll

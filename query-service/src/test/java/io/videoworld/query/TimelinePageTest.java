@@ -2,6 +2,7 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.TestInfra;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class TimelinePageTest {
     static void start() throws Exception {
         assertThat(Path.of("/usr/bin/chromium")).as("Debian's chromium package (apt-get install chromium chromium-driver)").exists();
         KitchenCam.index(TestInfra.get().elasticsearchUrl(), tmp, STREAM, 1_700_000_900_000L);
-        server = new QueryServer(TestInfra.get().elasticsearchUrl(), tmp.toString()).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString())).start("127.0.0.1", 0);
         ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless", "--no-sandbox",
                 "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
                 "--no-first-run", "--disable-sync", "--user-data-dir=" + Files.createTempDirectory(tmp, "chromium"));

@@ -2,29 +2,18 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.videoworld.connectors.es.EsClients;
-import io.videoworld.connectors.es.EsDocuments;
-import io.videoworld.connectors.es.EsIndices;
 import io.videoworld.core.Json;
-import io.videoworld.core.SourceInfo;
-import io.videoworld.core.SourceKind;
-import io.videoworld.core.VideoDoc;
-import io.videoworld.query.tools.ToolCatalog;
+import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.TestInfra;
+import io.videoworld.testkit.ToolFuzz;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every tool is described, documented, reachable by its aliases, and no body makes the service fail. */
 class ToolSurfaceTest {
-    private static final String STREAM = "fuzz-cam";
+    private static final String STREAM = ToolFuzz.STREAM;
     @TempDir
     static Path tmp;
     private static QueryServer server;
@@ -43,19 +32,8 @@ class ToolSurfaceTest {
     @BeforeAll
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
-        try (RestClientTransport t = EsClients.transport(es)) {
-            var client = EsClients.sync(t);
-            EsIndices.ensure(client, EsIndices.ALL);
-            VideoDoc doc = new VideoDoc(STREAM, SourceKind.VIDEO, tmp.resolve("gone.mp4").toString(),
-                    new SourceInfo(25, 10_000L, 250L, "mpeg4", false, 0, 0, 1000L, 100L, 640, 360, 25),
-                    1_700_000_000_000L, 1_700_000_000_000L, 1_700_000_009_960L, 9_960, 250, 10, 9, 249, 640, 360, VideoDoc.ENDED);
-            var w = EsDocuments.video(doc);
-            client.index(i -> i.index(w.index()).id(w.id()).version(w.version())
-                    .versionType(co.elastic.clients.elasticsearch._types.VersionType.ExternalGte)
-                    .withJson(new java.io.ByteArrayInputStream(w.json())));
-            client.indices().refresh(r -> r.index(w.index()));
-        }
-        server = new QueryServer(es, tmp.toString()).start("127.0.0.1", 0);
+        ToolFuzz.indexStream(es, tmp);
+        server = new QueryServer(QueryConfig.of(es, tmp.toString())).start("127.0.0.1", 0);
     }
 
     @AfterAll
@@ -117,7 +95,7 @@ class ToolSurfaceTest {
         List<String> failures = new ArrayList<>();
         for (ToolCatalog.ToolDef t : CATALOG.all()) {
             for (int i = 0; i < 1000; i++) {
-                String body = i % 10 == 0 ? randomJson(rnd, 0).toString() : mutate(rnd, t.parameters()).toString();
+                String body = i % 10 == 0 ? ToolFuzz.randomJson(rnd, 0).toString() : ToolFuzz.mutate(rnd, t.parameters()).toString();
                 if (i % 97 == 0) {
                     body = body.substring(0, rnd.nextInt(Math.max(1, body.length())));
                 }
@@ -132,90 +110,5 @@ class ToolSurfaceTest {
             }
         }
         assertThat(failures).isEmpty();
-    }
-
-    /** A body shaped by the schema, with each field kept, dropped, or replaced by a random value. */
-    private static JsonNode mutate(Random rnd, JsonNode schema) {
-        String type = schema.path("type").asText("");
-        if (rnd.nextInt(8) == 0) {
-            return randomJson(rnd, 1);
-        }
-        switch (type) {
-            case "object" -> {
-                ObjectNode o = JsonNodeFactory.instance.objectNode();
-                Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
-                while (it.hasNext()) {
-                    Map.Entry<String, JsonNode> p = it.next();
-                    if (p.getKey().equals("video_id") && rnd.nextInt(3) > 0) {
-                        o.put("video_id", rnd.nextBoolean() ? STREAM : "no-such-" + rnd.nextInt(9));
-                    } else if (rnd.nextInt(3) > 0) {
-                        o.set(p.getKey(), mutate(rnd, p.getValue()));
-                    }
-                }
-                return o;
-            }
-            case "array" -> {
-                ArrayNode a = JsonNodeFactory.instance.arrayNode();
-                int n = rnd.nextInt(6);
-                for (int i = 0; i < n; i++) {
-                    a.add(mutate(rnd, schema.path("items")));
-                }
-                return a;
-            }
-            case "string" -> {
-                JsonNode e = schema.get("enum");
-                return e != null && rnd.nextBoolean() ? e.get(rnd.nextInt(e.size()))
-                        : JsonNodeFactory.instance.textNode(randomText(rnd));
-            }
-            case "integer" -> {
-                return JsonNodeFactory.instance.numberNode(rnd.nextInt(400) - 50);
-            }
-            case "number" -> {
-                return JsonNodeFactory.instance.numberNode(rnd.nextDouble() * 30 - 5);
-            }
-            case "boolean" -> {
-                return JsonNodeFactory.instance.booleanNode(rnd.nextBoolean());
-            }
-            default -> {
-                return randomJson(rnd, 1);
-            }
-        }
-    }
-
-    private static JsonNode randomJson(Random rnd, int depth) {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        switch (rnd.nextInt(depth > 2 ? 5 : 7)) {
-            case 0:
-                return f.nullNode();
-            case 1:
-                return f.numberNode(rnd.nextGaussian() * 1e6);
-            case 2:
-                return f.textNode(randomText(rnd));
-            case 3:
-                return f.booleanNode(rnd.nextBoolean());
-            case 4:
-                return f.numberNode(rnd.nextLong());
-            case 5: {
-                ArrayNode a = f.arrayNode();
-                for (int i = rnd.nextInt(4); i > 0; i--) {
-                    a.add(randomJson(rnd, depth + 1));
-                }
-                return a;
-            }
-            default: {
-                ObjectNode o = f.objectNode();
-                String[] keys = {"video_id", "time_range", "start_time", "end_time", "regions", "source", "format", "x"};
-                for (int i = rnd.nextInt(4); i > 0; i--) {
-                    o.set(keys[rnd.nextInt(keys.length)], randomJson(rnd, depth + 1));
-                }
-                return o;
-            }
-        }
-    }
-
-    private static String randomText(Random rnd) {
-        String[] pool = {"", " ", "fuzz-cam", "fuzz-cam:f:0000000003", "../../etc/passwd", "é✓", "%00", "coarse", "1e309",
-            "data:image/jpeg;base64,/9j/", "x".repeat(300)};
-        return pool[rnd.nextInt(pool.length)];
     }
 }

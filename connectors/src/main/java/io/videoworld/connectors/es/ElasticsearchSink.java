@@ -18,14 +18,16 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 public final class ElasticsearchSink extends AsyncSinkBase<EsWrite, EsWrite> {
     private final String url;
     private final List<String> indices;
+    private final IndexSettings indexSettings;
 
-    ElasticsearchSink(String url, List<String> indices, int maxBatchSize, int maxInFlightRequests,
+    ElasticsearchSink(String url, List<String> indices, IndexSettings indexSettings, int maxBatchSize, int maxInFlightRequests,
             int maxBufferedRequests, long maxBatchSizeInBytes, long maxTimeInBufferMs, long maxRecordSizeInBytes) {
         // A write over the record limit would make the writer throw; it becomes a dead letter instead.
         super((ElementConverter<EsWrite, EsWrite>) (w, ctx) -> RefusedDocuments.fitting(w, maxRecordSizeInBytes), maxBatchSize, maxInFlightRequests,
                 maxBufferedRequests, maxBatchSizeInBytes, maxTimeInBufferMs, maxRecordSizeInBytes);
         this.url = url;
         this.indices = List.copyOf(indices);
+        this.indexSettings = indexSettings;
     }
 
     public static ElasticsearchSinkBuilder builder(String url) {
@@ -41,7 +43,7 @@ public final class ElasticsearchSink extends AsyncSinkBase<EsWrite, EsWrite> {
     @Override
     public StatefulSinkWriter<EsWrite, BufferedRequestState<EsWrite>> restoreWriter(
             WriterInitContext context, Collection<BufferedRequestState<EsWrite>> recoveredState) throws IOException {
-        return new ElasticsearchSinkWriter(getElementConverter(), context, configuration(), recoveredState, url, indices);
+        return new ElasticsearchSinkWriter(getElementConverter(), context, configuration(), recoveredState, url, indices, indexSettings);
     }
 
     private org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration configuration() {

@@ -6,6 +6,7 @@ import java.util.List;
 public final class ElasticsearchSinkBuilder {
     private final String url;
     private List<String> indices = EsIndices.ALL;
+    private IndexSettings indexSettings = IndexSettings.fromEnvironment();
     private int maxBatchSize = 500;
     private int maxInFlightRequests = 4;
     private int maxBufferedRequests = 10_000;
@@ -20,6 +21,12 @@ public final class ElasticsearchSinkBuilder {
     /** Indices the writer creates from their mappings when missing. */
     public ElasticsearchSinkBuilder indices(List<String> value) {
         this.indices = value;
+        return this;
+    }
+
+    /** Shards and replicas of the indices the writer creates (default: {@link IndexSettings#fromEnvironment()}). */
+    public ElasticsearchSinkBuilder indexSettings(IndexSettings value) {
+        this.indexSettings = value;
         return this;
     }
 
@@ -39,7 +46,7 @@ public final class ElasticsearchSinkBuilder {
     }
 
     public ElasticsearchSink build() {
-        return new ElasticsearchSink(url, indices, maxBatchSize, maxInFlightRequests, maxBufferedRequests,
+        return new ElasticsearchSink(url, indices, indexSettings, maxBatchSize, maxInFlightRequests, maxBufferedRequests,
                 maxBatchSizeInBytes, maxTimeInBufferMs, maxRecordSizeInBytes);
     }
 }

@@ -56,11 +56,11 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
 
     ElasticsearchSinkWriter(ElementConverter<EsWrite, EsWrite> converter, WriterInitContext context,
             AsyncSinkWriterConfiguration config, Collection<BufferedRequestState<EsWrite>> state, String url,
-            List<String> indices) throws IOException {
+            List<String> indices, IndexSettings indexSettings) throws IOException {
         super(converter, context, config, state);
         this.transport = EsClients.transport(url);
         this.client = EsClients.async(transport);
-        EsIndices.ensure(EsClients.sync(transport), indices);
+        EsIndices.ensure(EsClients.sync(transport), indices, indexSettings);
         var metrics = context.metricGroup();
         this.latency = metrics.histogram("vwSinkLatencyMs", new DescriptiveStatisticsHistogram(1_000));
         metrics.gauge("vwSinkLastLatencyMs", lastLatencyMs::get);

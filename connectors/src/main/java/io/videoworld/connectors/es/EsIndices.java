@@ -22,10 +22,23 @@ public final class EsIndices {
 
     private EsIndices() {}
 
-    /** Creates any missing index from its mapping; safe to call concurrently from many writers. */
+    /** {@link #ensure(ElasticsearchClient, List, IndexSettings)} with {@link IndexSettings#fromEnvironment()}. */
     public static void ensure(ElasticsearchClient client, List<String> indices) throws IOException {
+        ensure(client, indices, IndexSettings.fromEnvironment());
+    }
+
+    /**
+     * Creates any missing index from its mapping with the given shards and replicas (the mapping
+     * file's where the settings name none); safe to call concurrently from many writers. An existing
+     * index gets new fields and, where the settings name them, its replicas.
+     */
+    public static void ensure(ElasticsearchClient client, List<String> indices, IndexSettings settings) throws IOException {
         for (String index : indices) {
             if (client.indices().exists(e -> e.index(index)).value()) {
+                Integer replicas = settings.replicasOf(index);
+                if (replicas != null) {
+                    client.indices().putSettings(p -> p.index(index).settings(s -> s.numberOfReplicas(String.valueOf(replicas))));
+                }
                 // Fields only ever get added, so an index made by an older build is brought up to date.
                 try (InputStream mapping = mapping(index)) {
                     JsonNode mappings = Json.MAPPER.readTree(mapping).get("mappings");
@@ -35,12 +48,34 @@ public final class EsIndices {
                 continue;
             }
             try (InputStream mapping = mapping(index)) {
-                client.indices().create(c -> c.index(index).withJson(mapping));
+                String body = withSettings(Json.MAPPER.readTree(mapping), settings.shardsOf(index), settings.replicasOf(index));
+                client.indices().create(c -> c.index(index).withJson(new java.io.StringReader(body)));
             } catch (ElasticsearchException e) {
                 if (!"resource_already_exists_exception".equals(e.error().type())) {
                     throw e;
                 }
             }
+        }
+    }
+
+    /** A mapping file's body with shards and replicas replaced where given. */
+    static String withSettings(JsonNode body, Integer shards, Integer replicas) {
+        var copy = (com.fasterxml.jackson.databind.node.ObjectNode) body.deepCopy();
+        var s = (com.fasterxml.jackson.databind.node.ObjectNode) copy.get("settings");
+        if (shards != null) {
+            s.put("number_of_shards", shards);
+        }
+        if (replicas != null) {
+            s.put("number_of_replicas", replicas);
+        }
+        return copy.toString();
+    }
+
+    /** The shards and replicas an index's mapping file gives it. */
+    public static int[] defaultShardsAndReplicas(String index) throws IOException {
+        try (InputStream in = mapping(index)) {
+            JsonNode s = Json.MAPPER.readTree(in).path("settings");
+            return new int[] {s.path("number_of_shards").asInt(1), s.path("number_of_replicas").asInt(0)};
         }
     }
 

@@ -8,18 +8,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Names;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Hybrid search over what inference read in keyframes: BM25 on the OCR text and k-nearest
- * neighbours on its embedding, each normalised to [0, 1] and averaged (the server has no RRF
- * retriever). Either half may be missing (no embedder, no text match).
+ * Reads of what inference found in keyframes ({@code vw-perception}): {@link HybridSearch} over
+ * the OCR text and its embedding, nearest neighbours of any stored vector, the vectors of a time
+ * range and the text lines near a time.
  */
 public final class PerceptionRepository {
     /** A keyframe that matched, with its text and a score in [0, 1]. */
     public record Match(String streamId, long epochMs, long frameIndex, long ptsMs, String text, double score) {}
+
+    /** Source fields not returned: the vectors. */
+    private static final List<String> VECTORS = List.of("*_embedding", "image_descriptor");
 
     private final ElasticsearchClient client;
 
@@ -27,52 +28,19 @@ public final class PerceptionRepository {
         this.client = client;
     }
 
+    /** Keyframes of a push whose text matches, by BM25 on the OCR text and kNN on its embedding, fused; best first. */
     public List<Match> search(String streamId, long epochMs, String text, float[] vector, int k) throws IOException {
-        Map<Long, Match> byFrame = new HashMap<>();
-        Map<Long, double[]> scores = new HashMap<>();
-        try {
-            Query scope = Query.of(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
-                    .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))));
-            List<Hit<JsonNode>> bm25 = text == null || text.isBlank() ? List.of()
-                    : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(k).source(src -> src.filter(f -> f.excludes("*_embedding", "image_descriptor")))
-                            .query(q -> q.bool(b -> b.filter(scope).must(m -> m.match(mt -> mt.field("text").query(text))))), JsonNode.class)
-                    .hits().hits();
-            double top = bm25.stream().mapToDouble(h -> h.score() == null ? 0 : h.score()).max().orElse(1);
-            for (Hit<JsonNode> h : bm25) {
-                Match m = match(h, 0);
-                byFrame.put(m.frameIndex(), m);
-                scores.computeIfAbsent(m.frameIndex(), x -> new double[2])[0] = (h.score() == null ? 0 : h.score()) / top;
-            }
-            if (vector != null) {
-                List<Float> qv = new ArrayList<>();
-                for (float f : vector) {
-                    qv.add(f);
-                }
-                for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(k)
-                        .source(src -> src.filter(f -> f.excludes("*_embedding", "image_descriptor")))
-                        .knn(kn -> kn.field("text_embedding").queryVector(qv).k(k).numCandidates(Math.max(50, k * 5)).filter(scope)),
-                        JsonNode.class).hits().hits()) {
-                    Match m = match(h, 0);
-                    byFrame.putIfAbsent(m.frameIndex(), m);
-                    // Elasticsearch reports cosine kNN scores as (1 + cos) / 2.
-                    scores.computeIfAbsent(m.frameIndex(), x -> new double[2])[1] = h.score() == null ? 0 : h.score();
-                }
-            }
-        } catch (ElasticsearchException e) {
-            if (e.status() == 404) {
-                return List.of();
-            }
-            throw e;
-        }
-        boolean both = vector != null && text != null && !text.isBlank();
         List<Match> out = new ArrayList<>();
-        byFrame.forEach((frame, m) -> {
-            double[] s = scores.get(frame);
-            double score = both ? (s[0] + s[1]) / 2 : Math.max(s[0], s[1]);
-            out.add(new Match(m.streamId(), m.epochMs(), m.frameIndex(), m.ptsMs(), m.text(), score));
-        });
-        out.sort((a, b) -> Double.compare(b.score(), a.score()));
+        for (HybridSearch.Scored s : HybridSearch.search(client, new HybridSearch.Request(Names.PERCEPTION_INDEX, scope(streamId, epochMs),
+                List.of("text"), "text_embedding", VECTORS, false), text, vector, k)) {
+            out.add(match(s.source(), s.score()));
+        }
         return out;
+    }
+
+    private static Query scope(String streamId, long epochMs) {
+        return Query.of(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))));
     }
 
     /** A keyframe's stored vectors. */
@@ -102,19 +70,15 @@ public final class PerceptionRepository {
 
     /** The {@code k} keyframes of a push nearest a vector in {@code field} (text_embedding or image_descriptor), score (1 + cos) / 2. */
     public List<Match> nearest(String streamId, long epochMs, String field, float[] vector, int k) throws IOException {
-        List<Float> qv = new ArrayList<>();
-        for (float f : vector) {
-            qv.add(f);
-        }
-        Query scope = Query.of(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
-                .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))));
+        List<Float> qv = HybridSearch.queryVector(vector);
+        Query scope = scope(streamId, epochMs);
         try {
             List<Match> out = new ArrayList<>();
             for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(k)
-                    .source(src -> src.filter(f -> f.excludes("*_embedding", "image_descriptor")))
+                    .source(src -> src.filter(f -> f.excludes(VECTORS)))
                     .knn(kn -> kn.field(field).queryVector(qv).k(k).numCandidates(Math.max(50, k * 5)).filter(scope)),
                     JsonNode.class).hits().hits()) {
-                out.add(match(h, h.score() == null ? 0 : h.score()));
+                out.add(match(h.source(), h.score() == null ? 0 : h.score()));
             }
             return out;
         } catch (ElasticsearchException e) {
@@ -166,8 +130,7 @@ public final class PerceptionRepository {
         return out;
     }
 
-    private static Match match(Hit<JsonNode> h, double score) {
-        JsonNode s = h.source();
+    private static Match match(JsonNode s, double score) {
         return new Match(s.path("stream_id").asText(), s.path("epoch_ms").asLong(), s.path("frame_index").asLong(),
                 s.path("pts_ms").asLong(), s.path("text").asText(""), score);
     }

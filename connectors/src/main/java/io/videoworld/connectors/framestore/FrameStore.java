@@ -5,8 +5,9 @@ import java.util.Optional;
 
 /**
  * Where keyframe JPEGs live, addressed by {@link io.videoworld.core.Keyframe#storeKey()}. The
- * local directory store is the default; an S3-compatible store can stand behind the same
- * interface for clusters whose task managers share no disk.
+ * location is a URI: a plain path or {@code file://} is a local (or mounted) directory; any other
+ * scheme ({@code s3://}, {@code hdfs://}, ...) goes through Flink's FileSystem and its plugins, so the
+ * job's task managers and the query service share keyframes without sharing a disk.
  */
 public interface FrameStore {
 
@@ -16,8 +17,23 @@ public interface FrameStore {
     /** The bytes under the key, or empty when there are none. */
     Optional<byte[]> get(String key) throws IOException;
 
-    /** A store from a location: a local directory path (the only kind so far). */
+    /** A store from a location: a directory path, a {@code file://} URI, or a Flink FileSystem URI. */
     static FrameStore open(String location) {
-        return new LocalFrameStore(java.nio.file.Path.of(location));
+        java.net.URI uri = uriOf(location);
+        if (uri == null) {
+            return new LocalFrameStore(java.nio.file.Path.of(location));
+        }
+        if ("file".equals(uri.getScheme())) {
+            return new LocalFrameStore(java.nio.file.Path.of(uri));
+        }
+        return new FlinkFileSystemFrameStore(uri);
+    }
+
+    /** The location as a URI with a scheme, or null for a plain path. */
+    static java.net.URI uriOf(String location) {
+        if (!location.matches("^[A-Za-z][A-Za-z0-9+.-]+:/.*")) {
+            return null;
+        }
+        return java.net.URI.create(location);
     }
 }

@@ -18,6 +18,11 @@ public final class KafkaTopics {
 
     /** Creates each missing topic with the given partition count; existing topics are left alone. */
     public static void ensure(String bootstrap, int partitions, String... topics) throws InterruptedException {
+        ensure(bootstrap, partitions, 1, 1, topics);
+    }
+
+    /** The same with a replication factor and min.insync.replicas, for a multi-broker cluster. */
+    public static void ensure(String bootstrap, int partitions, int replication, int minInsync, String... topics) throws InterruptedException {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
@@ -25,8 +30,9 @@ public final class KafkaTopics {
             List<NewTopic> missing = new ArrayList<>();
             for (String t : topics) {
                 if (!existing.contains(t)) {
-                    missing.add(new NewTopic(t, partitions, (short) 1).configs(Map.of(
-                            "max.message.bytes", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES))));
+                    missing.add(new NewTopic(t, partitions, (short) replication).configs(Map.of(
+                            "max.message.bytes", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES),
+                            "min.insync.replicas", String.valueOf(minInsync))));
                 }
             }
             if (!missing.isEmpty()) {

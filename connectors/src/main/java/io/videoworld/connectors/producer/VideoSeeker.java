@@ -18,22 +18,22 @@ import org.bytedeco.javacv.OpenCVFrameConverter;
  * Decodes frames of a video file at given times, seeking with FFmpeg (frame-accurate). Opening a
  * file costs more than a seek, so open grabbers are kept (a few per file, a bounded number of
  * files) and reused; decoded frames are kept in a small LRU cache, because agents ask for the
- * same moments again.
+ * same moments again. Its owner closes it, which releases every grabber it keeps open.
  */
-public final class VideoSeeker {
+public final class VideoSeeker implements AutoCloseable {
     private static final int GRABBERS_PER_FILE = 2;
     private static final int MAX_FILES = 16;
     private static final int CACHED_FRAMES = 256;
 
-    private static final Map<String, Deque<FFmpegFrameGrabber>> IDLE = new LinkedHashMap<>(16, 0.75f, true);
-    private static final Map<String, Decoded> CACHE = new LinkedHashMap<>(CACHED_FRAMES, 0.75f, true) {
+    private final Map<String, Deque<FFmpegFrameGrabber>> idle = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<String, Decoded> cache = new LinkedHashMap<>(CACHED_FRAMES, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
             return size() > CACHED_FRAMES;
         }
     };
-
-    private VideoSeeker() {}
+    /** Guarded by {@link #idle}: once closed, grabbers given back are released instead of kept. */
+    private boolean closed;
 
     /** A decoded frame: its actual presentation time and its JPEG. */
     public record Decoded(long ptsMs, SourceFrame frame) {}
@@ -48,7 +48,7 @@ public final class VideoSeeker {
     }
 
     /** Frames at the given times (seconds, any order), each encoded at {@code width} (0 keeps the size). */
-    public static List<Decoded> grab(String file, List<Double> timesSec, int width) throws IOException {
+    public List<Decoded> grab(String file, List<Double> timesSec, int width) throws IOException {
         List<Decoded> out = new ArrayList<>();
         FFmpegFrameGrabber g = null;
         JpegEncoder encoder = new JpegEncoder(width, 90);
@@ -57,8 +57,8 @@ public final class VideoSeeker {
                 long us = Math.max(0, Math.round(t * 1_000_000));
                 String key = file + "@" + us + "/" + width;
                 Decoded cached;
-                synchronized (CACHE) {
-                    cached = CACHE.get(key);
+                synchronized (cache) {
+                    cached = cache.get(key);
                 }
                 if (cached != null) {
                     out.add(cached);
@@ -74,8 +74,8 @@ public final class VideoSeeker {
                 }
                 long pts = Math.max(0, f.timestamp) / 1000;
                 Decoded d = new Decoded(pts, encoder.encode(conv.convert(f), pts, null));
-                synchronized (CACHE) {
-                    CACHE.put(key, d);
+                synchronized (cache) {
+                    cache.put(key, d);
                 }
                 out.add(d);
             }
@@ -91,11 +91,11 @@ public final class VideoSeeker {
         return out;
     }
 
-    private static FFmpegFrameGrabber borrow(String file) throws FFmpegFrameGrabber.Exception {
-        synchronized (IDLE) {
-            Deque<FFmpegFrameGrabber> idle = IDLE.get(file);
-            if (idle != null && !idle.isEmpty()) {
-                return idle.pop();
+    private FFmpegFrameGrabber borrow(String file) throws FFmpegFrameGrabber.Exception {
+        synchronized (idle) {
+            Deque<FFmpegFrameGrabber> open = idle.get(file);
+            if (open != null && !open.isEmpty()) {
+                return open.pop();
             }
         }
         avutil.av_log_set_level(avutil.AV_LOG_ERROR);
@@ -104,24 +104,39 @@ public final class VideoSeeker {
         return g;
     }
 
-    private static void giveBack(String file, FFmpegFrameGrabber g) {
+    private void giveBack(String file, FFmpegFrameGrabber g) {
         List<FFmpegFrameGrabber> evicted = new ArrayList<>();
-        synchronized (IDLE) {
-            Deque<FFmpegFrameGrabber> idle = IDLE.computeIfAbsent(file, f -> new ArrayDeque<>());
-            if (idle.size() < GRABBERS_PER_FILE) {
-                idle.push(g);
+        synchronized (idle) {
+            Deque<FFmpegFrameGrabber> open = idle.computeIfAbsent(file, f -> new ArrayDeque<>());
+            if (!closed && open.size() < GRABBERS_PER_FILE) {
+                open.push(g);
                 g = null;
             }
-            while (IDLE.size() > MAX_FILES) {
-                var eldest = IDLE.entrySet().iterator().next();
+            while (idle.size() > MAX_FILES) {
+                var eldest = idle.entrySet().iterator().next();
                 evicted.addAll(eldest.getValue());
-                IDLE.remove(eldest.getKey());
+                idle.remove(eldest.getKey());
             }
         }
         if (g != null) {
             evicted.add(g);
         }
         evicted.forEach(VideoSeeker::discard);
+    }
+
+    /** Releases every open grabber and forgets the cached frames; frames still being decoded finish and are released after. */
+    @Override
+    public void close() {
+        List<FFmpegFrameGrabber> open = new ArrayList<>();
+        synchronized (idle) {
+            closed = true;
+            idle.values().forEach(open::addAll);
+            idle.clear();
+        }
+        synchronized (cache) {
+            cache.clear();
+        }
+        open.forEach(VideoSeeker::discard);
     }
 
     private static void discard(FFmpegFrameGrabber g) {

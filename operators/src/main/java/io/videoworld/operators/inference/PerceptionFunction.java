@@ -19,6 +19,9 @@ import io.videoworld.perception.OcrEngine;
 import io.videoworld.perception.TextEmbedder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +36,15 @@ import org.slf4j.LoggerFactory;
  * does not decode is a dead letter and a failed perception; one whose inference fails after the
  * batcher's retries, or times out, is indexed as failed with the reason (never as a blank
  * screen), logged at WARN and counted in {@code vwPerceptionFailures}.
+ *
+ * <p>With the change gate on ({@link ScreenGate}), a keyframe is compared with its stream's last
+ * perceived one: only bands of changed tiles are read (scrolled lines are carried at their new
+ * place), objects are carried while less than {@value ScreenGate#OBJECTS_CHANGE} of the tiles
+ * changed, and every few keyframes are read whole. The input must then be keyed by stream, so a
+ * stream's keyframes reach one subtask. Metrics: {@code vwPerceptionOcrPixels} (read),
+ * {@code vwPerceptionOcrPixelsSkipped} (not read), {@code vwPerceptionGateFull},
+ * {@code vwPerceptionGatePartial}, {@code vwPerceptionGateReused}, {@code vwPerceptionDetectSkipped},
+ * {@code vwPerceptionGateCacheBytes}, {@code vwPerceptionGateStreams}.
  */
 public final class PerceptionFunction extends BatchedInference<Keyframe, PerceptionResult> {
     /** The stage named in this operator's dead letters. */
@@ -45,12 +57,27 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
     private transient ObjectDetector detector;
     private transient TextEmbedder embedder;
     private transient String device;
+    private final ScreenGate.Settings gateSettings;
+    private transient ScreenGate gate;
+    private transient Counter pixelsRead;
+    private transient Counter pixelsSkipped;
+    private transient Counter fullReads;
+    private transient Counter partialReads;
+    private transient Counter reused;
+    private transient Counter detectSkipped;
+
+    /** {@code detection} null runs no detector on keyframes; every keyframe is read whole. */
+    public PerceptionFunction(String models, DetectionFunction.DetectorSettings detection, int maxBatch, long maxWaitMs) {
+        this(models, detection, ScreenGate.Settings.off(), maxBatch, maxWaitMs);
+    }
 
     /** {@code detection} null runs no detector on keyframes. */
-    public PerceptionFunction(String models, DetectionFunction.DetectorSettings detection, int maxBatch, long maxWaitMs) {
+    public PerceptionFunction(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings gate, int maxBatch,
+            long maxWaitMs) {
         super("vwPerception", maxBatch, maxWaitMs);
         this.models = models;
         this.detection = detection;
+        this.gateSettings = gate;
     }
 
     @Override
@@ -60,6 +87,16 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
         if (detection != null) {
             detector = ObjectDetector.load(Path.of(models), detection.model(), detection.labels(), detection.inputSize(), detection.minScore());
         }
+        gate = new ScreenGate(gateSettings);
+        MetricGroup metrics = getRuntimeContext().getMetricGroup();
+        pixelsRead = metrics.counter("vwPerceptionOcrPixels");
+        pixelsSkipped = metrics.counter("vwPerceptionOcrPixelsSkipped");
+        fullReads = metrics.counter("vwPerceptionGateFull");
+        partialReads = metrics.counter("vwPerceptionGatePartial");
+        reused = metrics.counter("vwPerceptionGateReused");
+        detectSkipped = metrics.counter("vwPerceptionDetectSkipped");
+        metrics.gauge("vwPerceptionGateCacheBytes", () -> gate.cacheBytes());
+        metrics.gauge("vwPerceptionGateStreams", () -> gate.streams());
         boolean gpu = Engine.getEngine("OnnxRuntime").getGpuCount() > 0;
         device = gpu ? "gpu" : "cpu";
         LOG.info("perception models from {} on {}", models, device);
@@ -97,8 +134,24 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
             }
         }
         if (!good.isEmpty()) {
-            List<List<Detection>> objects = detector == null ? null : detector.detect(images);
-            List<List<TextLine>> read = ocr.readAll(good.stream().map(Keyframe::jpeg).toList());
+            List<List<TextLine>> read;
+            List<List<Detection>> objects;
+            if (gateSettings.enabled()) {
+                List<String> streams = good.stream().map(Keyframe::streamId).toList();
+                List<ScreenGate.Read> gated = gate.readAll(streams, images, ocr);
+                read = gated.stream().map(ScreenGate.Read::lines).toList();
+                for (int g = 0; g < good.size(); g++) {
+                    ScreenGate.Plan p = gated.get(g).plan();
+                    long frame = (long) images.get(g).width() * images.get(g).height();
+                    pixelsRead.inc(p.pixelsRead());
+                    pixelsSkipped.inc(frame - p.pixelsRead());
+                    (p.kind() == ScreenGate.Kind.FULL ? fullReads : p.kind() == ScreenGate.Kind.PARTIAL ? partialReads : reused).inc();
+                }
+                objects = detector == null ? null : gatedObjects(streams, images, gated);
+            } else {
+                objects = detector == null ? null : detector.detect(images);
+                read = ocr.readAll(good.stream().map(Keyframe::jpeg).toList());
+            }
             for (int g = 0; g < good.size(); g++) {
                 Keyframe k = good.get(g);
                 List<TextLine> lines = read.get(g);
@@ -114,6 +167,34 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
             }
         }
         return List.of(out);
+    }
+
+    /** Objects of each keyframe: detected again where enough changed, else the stream's last ones (in batch order). */
+    private List<List<Detection>> gatedObjects(List<String> streams, List<DecodedImage> images, List<ScreenGate.Read> gated) {
+        List<DecodedImage> toDetect = new ArrayList<>();
+        int[] source = new int[images.size()];
+        Map<String, Integer> latest = new HashMap<>();
+        for (int g = 0; g < images.size(); g++) {
+            String s = streams.get(g);
+            boolean known = latest.containsKey(s) || gate.objects(s) != null;
+            if (!known || ScreenGate.detectAgain(gated.get(g).plan())) {
+                source[g] = toDetect.size();
+                latest.put(s, toDetect.size());
+                toDetect.add(images.get(g));
+            } else {
+                source[g] = latest.containsKey(s) ? latest.get(s) : -1;
+                detectSkipped.inc();
+            }
+        }
+        List<List<Detection>> found = toDetect.isEmpty() ? List.of() : detector.detect(toDetect);
+        List<List<Detection>> out = new ArrayList<>(images.size());
+        for (int g = 0; g < images.size(); g++) {
+            out.add(source[g] >= 0 ? found.get(source[g]) : gate.objects(streams.get(g)));
+        }
+        for (int g = 0; g < images.size(); g++) {
+            gate.objects(streams.get(g), out.get(g));
+        }
+        return out;
     }
 
     /** "objects: 2 person, car" for the labels a frame's detections carry (score 0.3 and up). */
@@ -149,6 +230,9 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
 
     @Override
     protected void closeModels() {
+        if (gate != null) {
+            gate.clear();
+        }
         if (ocr != null) {
             ocr.close();
         }

@@ -24,7 +24,7 @@ import java.util.Map;
  * the event-time timers it wants ({@code idleTimerAt}, {@code openTimerAt}, -1 for none); the
  * operator only stores the state and sets the timers.
  */
-final class EpisodeBatching {
+final class EpisodeBatching implements java.io.Serializable {
     static final int RECENT = 10;
     private static final int MAX_LINES = 40;
     private static final int MAX_ORPHANS = 2000;

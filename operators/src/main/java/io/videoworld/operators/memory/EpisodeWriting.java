@@ -13,7 +13,7 @@ import java.util.List;
  * replace, or close-and-continue past {@value #MAX_DETAILS} characters of details) against the
  * stream's ten latest events, returning the next state and the documents to write.
  */
-final class EpisodeWriting {
+final class EpisodeWriting implements java.io.Serializable {
     static final int MAX_DETAILS = 5000;
     static final int KEEP = 10;
     private static final int KEY_LINES = 8;

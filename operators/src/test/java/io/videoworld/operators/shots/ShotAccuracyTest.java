@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.connectors.producer.JpegEncoder;
 import io.videoworld.connectors.producer.SourceFrame;
-import io.videoworld.connectors.producer.SyntheticFootage;
+import io.videoworld.testkit.SyntheticFootage;
 import io.videoworld.connectors.producer.VideoFrameSource;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;

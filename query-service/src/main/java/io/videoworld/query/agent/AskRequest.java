@@ -1,8 +1,8 @@
 package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.query.ApiException;
-import io.videoworld.query.Args;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Args;
 import java.util.ArrayList;
 import java.util.List;
 

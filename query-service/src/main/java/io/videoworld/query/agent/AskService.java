@@ -2,16 +2,16 @@ package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.VideoRepository;
-import io.videoworld.core.Json;
-import io.videoworld.core.VideoDoc;
-import io.videoworld.query.ApiException;
-import io.videoworld.query.auth.Caller;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
-import io.videoworld.query.tools.ToolDispatcher;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.auth.Caller;
+import io.videoworld.query.retrieval.Evidence;
+import io.videoworld.query.retrieval.EvidenceSearch;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -50,8 +50,19 @@ public final class AskService {
         AskRequest.parse(body);
     }
 
+    /**
+     * What {@code /v1/ask} answers. Evidence mode has {@code message} and no answer; with a model,
+     * {@code explanation} and {@code confidence} (the checker's score / 5) come with an accepted or
+     * best-scored answer, and {@code llm_usage} with every model run.
+     */
+    public record AskAnswer(String question, String mode, String answer, String message, String explanation, Double confidence, String status,
+            List<Evidence> evidence, List<Map<String, Object>> trace, Map<String, Long> llmUsage) {}
+
+    /** How the agent's run ended. */
+    private record Outcome(String answer, String explanation, Double confidence, String status, List<Evidence> evidence) {}
+
     /** Runs one question; {@code events} sees every trace step as it happens (for server-sent events). */
-    public Map<String, Object> ask(Caller caller, JsonNode body, Consumer<Map<String, Object>> events) throws IOException {
+    public AskAnswer ask(Caller caller, JsonNode body, Consumer<Map<String, Object>> events) throws IOException {
         AskRequest req = AskRequest.parse(body);
         // Rights first, for every stream, so a refusal never depends on (or reveals) which streams exist.
         for (int i = 0; i < req.streams().size(); i++) {
@@ -65,22 +76,15 @@ public final class AskService {
         Trace trace = new Trace(events);
         List<Evidence> evidence = search.search(req.streams(), req.from(), req.to(), req.question());
         trace.add("search", Map.of("clips", evidence.size(), "streams", req.streams()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("question", req.question());
         if (llm == null) {
-            out.put("mode", "evidence");
-            out.put("answer", null);
-            out.put("message", "No LLM is configured, so no answer is composed: these are the indexed clips of the "
-                    + "named streams in the time range, those whose on-screen text matches the question first (by score), "
-                    + "then the rest in time order. Configure an OpenAI-compatible endpoint (--llm-url, --llm-model) for answers.");
-            out.put("evidence", evidence);
-            out.put("trace", trace.steps());
-            return out;
+            return new AskAnswer(req.question(), "evidence", null, "No LLM is configured, so no answer is composed: these are the indexed "
+                    + "clips of the named streams in the time range, those whose on-screen text matches the question first (by score), "
+                    + "then the rest in time order. Configure an OpenAI-compatible endpoint (--llm-url, --llm-model) for answers.",
+                    null, null, null, evidence, trace.steps(), null);
         }
-        new Agent(caller, req, evidence, trace).run(out);
-        out.put("trace", trace.steps());
-        out.put("llm_usage", llm.usage().snapshot());
-        return out;
+        Outcome o = new Agent(caller, req, evidence, trace).run();
+        return new AskAnswer(req.question(), "llm", o.answer(), null, o.explanation(), o.confidence(), o.status(), o.evidence(), trace.steps(),
+                llm.usage().snapshot());
     }
 
     /** One ask's run of the Reasoner and the Solver/Checker loop. */
@@ -99,7 +103,7 @@ public final class AskService {
             this.trace = trace;
         }
 
-        void run(Map<String, Object> out) throws IOException {
+        Outcome run() throws IOException {
             String memory = memoryText();
             Reasoner reasoner = new Reasoner(llm, trace, clipFrames, captioner, videos);
             Reasoner.Outcome reasoned = reasoner.run(req, evidence, memory);
@@ -125,35 +129,27 @@ public final class AskService {
                         best = scored;
                     }
                     if (v.score() >= 4) {
-                        finish(out, scored, "accepted by the checker");
-                        return;
+                        return finish(scored, "accepted by the checker");
                     }
                     solver.tell("System Feedback: Confidence Score: " + v.score() + "/5. Reason: " + v.feedback()
                             + ". Please try again.");
                 }
             }
             if (best != null) {
-                finish(out, best, status);
-            } else {
-                out.put("mode", "llm");
-                out.put("answer", reasoned.answer());
-                out.put("confidence", null);
-                out.put("status", status.startsWith("step limit") ? "step limit reached without an answer from the solver" : status);
-                out.put("evidence", evidence.stream().limit(5).toList());
+                return finish(best, status);
             }
+            return new Outcome(reasoned.answer(), null, null,
+                    status.startsWith("step limit") ? "step limit reached without an answer from the solver" : status, evidence.stream().limit(5).toList());
         }
 
-        private void finish(Map<String, Object> out, Solver.Answer a, String status) {
-            out.put("mode", "llm");
-            out.put("answer", a.finalAnswer());
-            out.put("explanation", a.explanation());
-            out.put("confidence", a.score() / 5.0);
-            out.put("status", status);
+        /** The answer, with the clips it cites as evidence (the first five when it cites none). */
+        private Outcome finish(Solver.Answer a, String status) {
             List<Evidence> citedClips = evidence.stream()
                     .filter(e -> a.explanation().contains("[clip " + e.clip() + "]") || a.finalAnswer().contains("[clip " + e.clip() + "]")
                             || e.frameIds().stream().anyMatch(id -> a.explanation().contains(id)))
                     .toList();
-            out.put("evidence", citedClips.isEmpty() ? evidence.stream().limit(5).toList() : citedClips);
+            return new Outcome(a.finalAnswer(), a.explanation(), a.score() / 5.0, status,
+                    citedClips.isEmpty() ? evidence.stream().limit(5).toList() : citedClips);
         }
 
         private String memoryText() {
@@ -215,14 +211,6 @@ public final class AskService {
                 lines.add("(the answer cites no clip or frame)");
             }
             return lines;
-        }
-    }
-
-    static String json(Object o) {
-        try {
-            return Json.MAPPER.writeValueAsString(o);
-        } catch (Exception e) {
-            return String.valueOf(o);
         }
     }
 }

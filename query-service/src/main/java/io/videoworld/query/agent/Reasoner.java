@@ -2,10 +2,11 @@ package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.VideoRepository;
-import io.videoworld.core.VideoDoc;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.query.retrieval.Evidence;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

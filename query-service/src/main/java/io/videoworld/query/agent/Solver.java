@@ -1,14 +1,15 @@
 package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.core.Json;
-import io.videoworld.query.ApiException;
-import io.videoworld.query.auth.Caller;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
-import io.videoworld.query.tools.ToolCatalog;
-import io.videoworld.query.tools.ToolDispatcher;
+import io.videoworld.core.Json;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.ErrorMapper;
+import io.videoworld.query.api.ToolCatalog;
+import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.auth.Caller;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -113,7 +114,7 @@ final class Solver {
             result = Json.MAPPER.writeValueAsString(abbreviateImages(Json.MAPPER.valueToTree(tools.call(caller, call.name(), args))));
             entry.put("status", 200);
         } catch (ApiException e) {
-            result = Json.MAPPER.createObjectNode().putObject("error").put("code", e.code()).put("message", e.getMessage()).toString();
+            result = Json.MAPPER.writeValueAsString(new ErrorMapper.Body(new ErrorMapper.Detail(e.code(), e.getMessage(), null)));
             entry.put("status", e.status());
             entry.put("error", e.getMessage());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

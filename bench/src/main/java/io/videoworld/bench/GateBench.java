@@ -1,0 +1,361 @@
+package io.videoworld.bench;
+
+import io.videoworld.connectors.producer.JpegEncoder;
+import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.core.Detection;
+import io.videoworld.core.TextLine;
+import io.videoworld.operators.inference.MotionGate;
+import io.videoworld.operators.inference.ScreenGate;
+import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.GreyFrame;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.perception.ObjectDetector;
+import io.videoworld.perception.OcrEngine;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import javax.imageio.IIOImage;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageWriteParam;
+import javax.imageio.ImageWriter;
+import javax.imageio.stream.MemoryCacheImageOutputStream;
+
+/**
+ * Change-gated perception against perceiving every frame whole, on the same frames in the same
+ * run. (a) Screens: a generated 1280x800 1 fps session (typing, scrolling, idle stretches, app
+ * switches and returns; JPEG q90 as the producer sends them; the lines drawn are the truth): PP-OCRv4
+ * on every frame whole, then through {@link ScreenGate}; pixels read, frames/s, line recall of the
+ * gated read against the full read and both against the truth. (b) Camera: OpenCV's vtest.avi
+ * (pedestrians) sampled at 4 fps, 640 wide: CenterNet on every sample, then through
+ * {@link MotionGate}; detector calls, frames/s, and detection recall against full detection
+ * (same label, IoU 0.5, boxes scoring 0.3 and up); other gate thresholds are replayed on the same
+ * run's detections (no extra detector calls), marked so. Usage: GateBench [SCREEN_FRAMES (300)]
+ * [FULL_EVERY (20)] [FULL_FRACTION (0.5)] [CAMERA_FULL_EVERY (8)] [MIN_MOTION (0.002)].
+ */
+public final class GateBench {
+    private GateBench() {}
+
+    public static void main(String[] args) throws Exception {
+        int frames = args.length > 0 ? Integer.parseInt(args[0]) : 300;
+        int fullEvery = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        double fullFraction = args.length > 2 ? Double.parseDouble(args[2]) : 0.5;
+        int camFullEvery = args.length > 3 ? Integer.parseInt(args[3]) : 8;
+        double minMotion = args.length > 4 ? Double.parseDouble(args[4]) : 0.002;
+        Path models = ModelDirectory.locate();
+        System.out.printf("change gate on %s, %d cores, DJL OnnxRuntime%n", System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors());
+        screens(models, frames, new ScreenGate.Settings(true, fullEvery, fullFraction, 64L << 20));
+        camera(models, new MotionGate.Settings(true, camFullEvery, minMotion, 64));
+    }
+
+    // ---------------------------------------------------------------- screens
+
+    private record Shot(DecodedImage image, List<String> truth) {}
+
+    private static void screens(Path models, int frames, ScreenGate.Settings settings) throws Exception {
+        List<Shot> session = session(frames, 2024);
+        try (OcrEngine ocr = OcrEngine.load(models)) {
+            ocr.read(jpeg(render(App.APPS[0], 0, "").image(), 90)); // warm-up
+            long pixels = (long) session.get(0).image().width() * session.get(0).image().height();
+            List<List<TextLine>> full = new ArrayList<>();
+            long t0 = System.nanoTime();
+            for (Shot s : session) {
+                full.add(ocr.readCrops(List.of(s.image()), List.of(new OcrEngine.Crop(0, 0, s.image().width(), s.image().height()))).get(0));
+            }
+            double fullSeconds = (System.nanoTime() - t0) / 1e9;
+            ScreenGate gate = new ScreenGate(settings);
+            List<List<TextLine>> gated = new ArrayList<>();
+            long read = 0;
+            int[] kinds = new int[3];
+            t0 = System.nanoTime();
+            for (Shot s : session) {
+                ScreenGate.Read r = gate.readAll(List.of("screen"), List.of(s.image()), ocr).get(0);
+                gated.add(r.lines());
+                read += r.plan().pixelsRead();
+                kinds[r.plan().kind().ordinal()]++;
+            }
+            double gatedSeconds = (System.nanoTime() - t0) / 1e9;
+            double[] vsFull = recall(full, gated);
+            double[] fullVsTruth = recallTruth(session, full);
+            double[] gatedVsTruth = recallTruth(session, gated);
+            System.out.printf("%n(a) screens: %d frames 1280x800 at 1 fps, JPEG q90; gate: full read every %d, whole when bands > %.0f%%; "
+                    + "reads: %d full, %d partial, %d none%n", frames, settings.fullEvery(), settings.fullFraction() * 100, kinds[0], kinds[1], kinds[2]);
+            System.out.println("| screens | OCR pixels | frames/s | line recall vs full read | line recall vs truth |");
+            System.out.println("|---|---:|---:|---:|---:|");
+            System.out.printf("| every frame whole | %.1f M (1.00x) | %.2f (1.00x) | 1.000 | %.3f |%n", frames * (double) pixels / 1e6, frames / fullSeconds,
+                    fullVsTruth[0]);
+            System.out.printf("| change gate | %.1f M (%.2fx) | %.2f (%.2fx) | %.3f | %.3f |%n", read / 1e6, read / (frames * (double) pixels),
+                    frames / gatedSeconds, fullSeconds / gatedSeconds, vsFull[0], gatedVsTruth[0]);
+            System.out.printf("gated lines not in the full read (stale or extra): %.3f of the gated lines; worst frame's recall vs full: %.3f%n",
+                    1 - recall(gated, full)[0], vsFull[1]);
+        }
+    }
+
+    private static String norm(String s) {
+        return s.replaceAll("\\s+", "").toLowerCase();
+    }
+
+    /** [pooled recall of the reference's lines among the other's, worst frame's recall]; a line is found when its text (whitespace aside) is. */
+    private static double[] recall(List<List<TextLine>> reference, List<List<TextLine>> other) {
+        int hit = 0;
+        int all = 0;
+        double worst = 1;
+        for (int i = 0; i < reference.size(); i++) {
+            List<String> pool = new ArrayList<>(other.get(i).stream().map(l -> norm(l.text())).toList());
+            int h = 0;
+            for (TextLine l : reference.get(i)) {
+                if (pool.remove(norm(l.text()))) {
+                    h++;
+                }
+            }
+            hit += h;
+            all += reference.get(i).size();
+            if (!reference.get(i).isEmpty()) {
+                worst = Math.min(worst, (double) h / reference.get(i).size());
+            }
+        }
+        return new double[] {all == 0 ? 1 : (double) hit / all, worst};
+    }
+
+    private static double[] recallTruth(List<Shot> session, List<List<TextLine>> read) {
+        List<List<TextLine>> truth = new ArrayList<>();
+        for (Shot s : session) {
+            truth.add(s.truth().stream().map(t -> new TextLine(t, 0, 0, 1, 1, 1)).toList());
+        }
+        return recall(truth, read);
+    }
+
+    private record App(String title, Color bar, Color background, long seed) {
+        static final App[] APPS = {
+            new App("Quarterly notes - Editor", new Color(40, 90, 200), new Color(250, 250, 250), 1),
+            new App("Inbox - Mail", new Color(200, 70, 50), new Color(245, 245, 240), 2),
+            new App("build.log - Terminal", new Color(60, 60, 60), new Color(235, 240, 235), 3),
+            new App("Release plan - Wiki", new Color(30, 140, 90), new Color(250, 248, 240), 4)};
+    }
+
+    private record Rendered(BufferedImage image, List<String> truth) {}
+
+    private static final String[] WORDS = {"invoice", "meeting", "report", "deploy", "review", "budget", "travel", "backlog", "kernel",
+        "release", "customer", "schema", "monday", "coffee", "window", "server", "garden", "ticket", "design", "memory", "friday", "patch"};
+    private static final int TOP = 80;
+    private static final int PITCH = 40;
+    private static Font font;
+
+    private static List<String> document(App app) {
+        Random rnd = new Random(app.seed());
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            StringBuilder sb = new StringBuilder().append(i + 1).append('.');
+            int n = 2 + rnd.nextInt(7);
+            for (int k = 0; k < n; k++) {
+                sb.append(' ').append(WORDS[rnd.nextInt(WORDS.length)]);
+            }
+            out.add(sb.toString());
+        }
+        return out;
+    }
+
+    /** A session: each activity 8-20 s in one app (typing at the end of its document's visible part, scrolling, or idle). */
+    private static List<Shot> session(int frames, long seed) throws Exception {
+        Random rnd = new Random(seed);
+        int[] scroll = new int[App.APPS.length];
+        List<List<String>> docs = new ArrayList<>();
+        for (App a : App.APPS) {
+            docs.add(document(a));
+        }
+        List<Shot> out = new ArrayList<>();
+        while (out.size() < frames) {
+            int app = rnd.nextInt(App.APPS.length);
+            int length = 8 + rnd.nextInt(13);
+            int mode = rnd.nextInt(3);
+            int line = -1;
+            for (int s = 0; s < length && out.size() < frames; s++) {
+                List<String> doc = docs.get(app);
+                if (mode == 0) {
+                    scroll[app] = Math.min(scroll[app] + 30 + rnd.nextInt(130), doc.size() * PITCH - 600);
+                } else if (mode == 1) {
+                    if (line < 0) {
+                        line = Math.min(doc.size() - 1, scroll[app] / PITCH + 3 + rnd.nextInt(10));
+                    }
+                    if (doc.get(line).length() > 60) {
+                        line = Math.min(doc.size() - 1, line + 1);
+                    }
+                    doc.set(line, doc.get(line) + " " + WORDS[rnd.nextInt(WORDS.length)]);
+                } else if (s > 0 && rnd.nextInt(4) == 0) {
+                    scroll[app] = Math.max(0, scroll[app] - 20 - rnd.nextInt(100)); // a small scroll back while reading
+                }
+                Rendered r = render(App.APPS[app], scroll[app], doc);
+                out.add(new Shot(DecodedImage.decode(jpeg(r.image(), 90)), r.truth()));
+            }
+        }
+        return out;
+    }
+
+    private static Rendered render(App app, int scroll, String unused) throws Exception {
+        return render(app, scroll, document(app));
+    }
+
+    private static Rendered render(App app, int scroll, List<String> doc) throws Exception {
+        if (font == null) {
+            font = Font.createFont(Font.TRUETYPE_FONT, new File("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"));
+        }
+        BufferedImage img = new BufferedImage(1280, 800, BufferedImage.TYPE_3BYTE_BGR);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setColor(app.background());
+        g.fillRect(0, 0, 1280, 800);
+        g.setColor(new Color(225, 228, 235));
+        g.fillRect(0, TOP, 220, 800 - TOP);
+        g.setFont(font.deriveFont(22f));
+        List<String> truth = new ArrayList<>();
+        g.setColor(new Color(60, 60, 70));
+        String[] side = {"Home", "Recent", "Shared", "Starred", "Trash"};
+        for (int i = 0; i < side.length; i++) {
+            g.drawString(side[i], 24, TOP + 50 + i * 48);
+            truth.add(side[i]);
+        }
+        g.setColor(new Color(30, 30, 30));
+        g.setFont(font.deriveFont(24f));
+        for (int i = 0; i < doc.size(); i++) {
+            int base = TOP + 40 + i * PITCH - scroll;
+            if (base - 28 < TOP || base + 8 > 800) {
+                continue;
+            }
+            g.drawString(doc.get(i), 250, base);
+            truth.add(doc.get(i));
+        }
+        g.setColor(app.bar());
+        g.fillRect(0, 0, 1280, TOP - 16);
+        g.setColor(Color.WHITE);
+        g.setFont(font.deriveFont(28f));
+        g.drawString(app.title(), 24, 44);
+        truth.add(0, app.title());
+        g.dispose();
+        return new Rendered(img, truth);
+    }
+
+    private static byte[] jpeg(BufferedImage img, int quality) throws Exception {
+        ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
+        ImageWriteParam p = writer.getDefaultWriteParam();
+        p.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
+        p.setCompressionQuality(quality / 100f);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (MemoryCacheImageOutputStream stream = new MemoryCacheImageOutputStream(out)) {
+            writer.setOutput(stream);
+            writer.write(null, new IIOImage(img, null, null), p);
+        } finally {
+            writer.dispose();
+        }
+        return out.toByteArray();
+    }
+
+    // ---------------------------------------------------------------- camera
+
+    private static void camera(Path models, MotionGate.Settings settings) throws Exception {
+        List<DecodedImage> samples = new ArrayList<>();
+        try (VideoFrameSource src = new VideoFrameSource(ModelDirectory.samples().resolve("vtest.avi").toString(), 4, new JpegEncoder(640, 90))) {
+            SourceFrame f;
+            while ((f = src.next()) != null) {
+                samples.add(DecodedImage.decode(f.jpeg()));
+            }
+        }
+        try (ObjectDetector detector = ObjectDetector.load(models, "centernet", List.of(), 640, 0.1)) {
+            detector.detect(samples.subList(0, 2)); // warm-up
+            List<List<Detection>> full = new ArrayList<>();
+            long t0 = System.nanoTime();
+            for (DecodedImage img : samples) {
+                full.add(detector.detect(List.of(img)).get(0));
+            }
+            double fullSeconds = (System.nanoTime() - t0) / 1e9;
+            MotionGate<List<Detection>> gate = new MotionGate<>(settings);
+            List<List<Detection>> gated = new ArrayList<>();
+            int calls = 0;
+            t0 = System.nanoTime();
+            for (DecodedImage img : samples) {
+                GreyFrame thumb = GreyFrame.thumbnail(img, MotionGate.THUMB);
+                List<Detection> kept = gate.reuse("cam", thumb);
+                if (kept == null) {
+                    kept = detector.detect(List.of(img)).get(0);
+                    gate.detected("cam", thumb, kept);
+                    calls++;
+                }
+                gated.add(kept);
+            }
+            double gatedSeconds = (System.nanoTime() - t0) / 1e9;
+            int n = samples.size();
+            System.out.printf("%n(b) camera: vtest.avi, %d samples at 4 fps, 640x480; gate: detect when >= %.2f%% of the %d-wide thumbnail moved, "
+                    + "in any case every %d samples%n", n, settings.minMotion() * 100, MotionGate.THUMB, settings.fullEvery());
+            System.out.println("| camera | detector calls | frames/s | detection recall vs full (IoU 0.5) |");
+            System.out.println("|---|---:|---:|---:|");
+            System.out.printf("| every sample | %d (1.00x) | %.2f (1.00x) | 1.000 |%n", n, n / fullSeconds);
+            System.out.printf("| motion gate | %d (%.2fx) | %.2f (%.2fx) | %.3f |%n", calls, calls / (double) n, n / gatedSeconds, fullSeconds / gatedSeconds,
+                    detectionRecall(full, gated));
+            System.out.println("replayed on this run's detections (no detector calls): min motion / full every -> calls, recall");
+            for (double mm : new double[] {0.0005, 0.001, 0.002, 0.005, 0.01, 0.02}) {
+                for (int every : new int[] {4, 8, 16}) {
+                    MotionGate<Integer> replay = new MotionGate<>(new MotionGate.Settings(true, every, mm, 4));
+                    List<List<Detection>> out = new ArrayList<>();
+                    int c = 0;
+                    for (int i = 0; i < n; i++) {
+                        GreyFrame thumb = GreyFrame.thumbnail(samples.get(i), MotionGate.THUMB);
+                        Integer from = replay.reuse("cam", thumb);
+                        if (from == null) {
+                            replay.detected("cam", thumb, i);
+                            from = i;
+                            c++;
+                        }
+                        out.add(full.get(from));
+                    }
+                    System.out.printf("  %.2f%% / %d -> %.2fx calls, recall %.3f%n", mm * 100, every, c / (double) n, detectionRecall(full, out));
+                }
+            }
+        }
+    }
+
+    /** Share of the full detection's boxes (score 0.3 and up) matched by a gated box of the same label at IoU 0.5. */
+    private static double detectionRecall(List<List<Detection>> full, List<List<Detection>> gated) {
+        int hit = 0;
+        int all = 0;
+        for (int i = 0; i < full.size(); i++) {
+            List<Detection> pool = new ArrayList<>(gated.get(i).stream().filter(d -> d.score() >= 0.3).toList());
+            for (Detection d : full.get(i)) {
+                if (d.score() < 0.3) {
+                    continue;
+                }
+                all++;
+                Detection best = null;
+                double bestIou = 0.5;
+                for (Detection g : pool) {
+                    double iou = iou(d, g);
+                    if (g.category().equals(d.category()) && iou >= bestIou) {
+                        best = g;
+                        bestIou = iou;
+                    }
+                }
+                if (best != null) {
+                    pool.remove(best);
+                    hit++;
+                }
+            }
+        }
+        return all == 0 ? 1 : (double) hit / all;
+    }
+
+    private static double iou(Detection a, Detection b) {
+        double w = Math.min(a.x2(), b.x2()) - Math.max(a.x1(), b.x1());
+        double h = Math.min(a.y2(), b.y2()) - Math.max(a.y1(), b.y1());
+        if (w <= 0 || h <= 0) {
+            return 0;
+        }
+        double inter = w * h;
+        return inter / (a.width() * a.height() + b.width() * b.height() - inter);
+    }
+}

@@ -1,0 +1,75 @@
+package io.videoworld.query;
+
+import io.videoworld.connectors.audio.Transcriber;
+import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.perception.ObjectDetector;
+import io.videoworld.perception.TextEmbedder;
+import io.videoworld.query.api.RequestLimits;
+import io.videoworld.query.auth.Auth;
+import java.util.Objects;
+
+/**
+ * Everything a query server is started with, in one record, so a new option is a new field and a
+ * {@code with} method rather than another constructor. Start from {@link #of} and add what the
+ * server should have; what is left null is not there, and the tools that need it say so.
+ *
+ * @param esUrl Elasticsearch
+ * @param frameStore the keyframe store the ingest job writes (a directory or a URI)
+ * @param auth who may call, and which streams each may read
+ * @param llm the model for {@code /v1/ask}, merges and, with vision, describe_visual; null runs the agent in evidence mode
+ * @param embedder embeds questions and texts for the vector half of hybrid search; null searches text only
+ * @param detector runs on decoded frames where the ingest job stored no detections near the asked time; null answers
+ *     only from stored detections
+ * @param transcriber an OpenAI-compatible transcription endpoint for get_transcript; null for subtitles only
+ * @param limits how much one request may ask (body size, JSON depth, id lengths, pixels)
+ * @param ingest where {@code /health} reads the ingest job's state
+ */
+public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
+        Transcriber transcriber, RequestLimits limits, IngestHealth ingest) {
+
+    public QueryConfig {
+        Objects.requireNonNull(esUrl, "esUrl");
+        Objects.requireNonNull(frameStore, "frameStore");
+        Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(ingest, "ingest");
+    }
+
+    /** A server over Elasticsearch and a frame store, with auth off, no models, the default limits and no ingest job check. */
+    public static QueryConfig of(String esUrl, String frameStore) {
+        return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null));
+    }
+
+    public QueryConfig withAuth(Auth auth) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+    }
+
+    public QueryConfig withLlm(LlmClient llm) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+    }
+
+    public QueryConfig withEmbedder(TextEmbedder embedder) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+    }
+
+    public QueryConfig withDetector(ObjectDetector detector) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+    }
+
+    public QueryConfig withTranscriber(Transcriber transcriber) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+    }
+
+    public QueryConfig withLimits(RequestLimits limits) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+    }
+
+    public QueryConfig withIngest(IngestHealth ingest) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+    }
+
+    /** The model when it accepts images, else null. */
+    LlmClient vision() {
+        return llm != null && llm.config().vision() ? llm : null;
+    }
+}

@@ -1,0 +1,135 @@
+package io.videoworld.query;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.es.FrameRepository;
+import io.videoworld.connectors.es.MemoryRepository;
+import io.videoworld.connectors.es.ObjectRepository;
+import io.videoworld.connectors.es.PerceptionRepository;
+import io.videoworld.connectors.es.SegmentRepository;
+import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.framestore.FrameStore;
+import io.videoworld.connectors.producer.VideoSeeker;
+import io.videoworld.query.agent.AskService;
+import io.videoworld.query.agent.FrameCaptioner;
+import io.videoworld.query.api.ToolCatalog;
+import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.entity.EntityTools;
+import io.videoworld.query.entity.SpatialRelations;
+import io.videoworld.query.entity.TrajectoryTools;
+import io.videoworld.query.memory.MemoryTools;
+import io.videoworld.query.perception.ActivityTools;
+import io.videoworld.query.perception.AudioTools;
+import io.videoworld.query.perception.DescribeTools;
+import io.videoworld.query.perception.ObjectFinder;
+import io.videoworld.query.perception.ObjectTools;
+import io.videoworld.query.perception.SceneTools;
+import io.videoworld.query.retrieval.EvidenceSearch;
+import io.videoworld.query.retrieval.RetrievalTools;
+import io.videoworld.query.retrieval.SimilarityTools;
+import io.videoworld.query.video.CropTools;
+import io.videoworld.query.video.FrameAccess;
+import io.videoworld.query.video.FrameRenderer;
+import io.videoworld.query.video.FrameTools;
+import io.videoworld.query.video.VideoTools;
+
+/**
+ * The one place the query service is put together from a {@link QueryConfig}: the Elasticsearch
+ * client and read side, frame access, every tool of the catalog registered with the dispatcher by
+ * family, the agent and the health report. It owns what has to be closed: the Elasticsearch
+ * transport and the video decoder's open files.
+ */
+final class QueryWiring implements AutoCloseable {
+    /** Reads of stream and shot documents are reused this long; the index itself refreshes once a second. */
+    static final long READ_CACHE_MS = 500;
+
+    private final RestClientTransport transport;
+    private final VideoSeeker seeker;
+    private final ToolDispatcher dispatcher;
+    private final AskService ask;
+    private final FrameRenderer frames;
+    private final ServiceHealth health;
+
+    QueryWiring(QueryConfig c) {
+        this.transport = EsClients.transport(c.esUrl());
+        ElasticsearchClient es = EsClients.sync(transport);
+        this.seeker = new VideoSeeker();
+        this.dispatcher = new ToolDispatcher(ToolCatalog.load(), c.limits());
+        VideoRepository videos = new VideoRepository(es, READ_CACHE_MS);
+        SegmentRepository segments = new SegmentRepository(es, READ_CACHE_MS);
+        FrameRepository frameDocs = new FrameRepository(es);
+        PerceptionRepository perception = new PerceptionRepository(es);
+        MemoryRepository memory = new MemoryRepository(es);
+        ObjectRepository objects = new ObjectRepository(es);
+        FrameAccess access = new FrameAccess(frameDocs, FrameStore.open(c.frameStore()), seeker);
+        this.frames = new FrameRenderer(videos, access, c.limits());
+
+        VideoTools video = new VideoTools(videos, segments);
+        dispatcher.register("get_video_info", video::getVideoInfo)
+                .register("get_temporal_structure", video::getTemporalStructure)
+                .register("get_segment", video::getSegment)
+                .register("sample_frames", new FrameTools(videos, segments, frameDocs, access, c.limits())::sampleFrames)
+                .register("crop_region", new CropTools(videos, access, c.limits())::cropRegion);
+
+        ObjectFinder finder = new ObjectFinder(objects, access, c.detector());
+        AudioTools audio = new AudioTools(videos, c.transcriber());
+        dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
+                .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)
+                .register("get_scene_attributes", new SceneTools(videos, finder)::getSceneAttributes)
+                .register("get_transcript", audio::getTranscript)
+                .register("detect_audio_events", audio::detectAudioEvents);
+        if (c.vision() != null) {
+            // Without a vision model describe_visual stays unregistered and answers 501 naming what is missing.
+            dispatcher.register("describe_visual", new DescribeTools(videos, access, c.vision())::describeVisual);
+        }
+
+        EntityTools entities = new EntityTools(videos, objects, finder, c.embedder());
+        TrajectoryTools trajectories = new TrajectoryTools(videos, segments, perception, entities, finder, access, c.vision());
+        dispatcher.register("register_entity", entities::registerEntity)
+                .register("list_entities", entities::listEntities)
+                .register("track_entity", trajectories::trackEntity)
+                .register("query_entity_state", trajectories::queryEntityState)
+                .register("spatial_relation", new SpatialRelations(videos, finder, entities)::spatialRelation);
+
+        EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, c.embedder());
+        RetrievalTools retrieval = new RetrievalTools(videos, evidence, memory, c.embedder(), audio);
+        dispatcher.register("temporal_search", retrieval::temporalSearch)
+                .register("search_segments_by_semantics", retrieval::searchSegmentsBySemantics)
+                .register("find_similar_segments", new SimilarityTools(videos, segments, perception, objects)::findSimilarSegments);
+
+        MemoryTools memoryTools = new MemoryTools(videos, memory, perception, c.embedder(), c.llm());
+        dispatcher.register("write_memory", memoryTools::writeMemory)
+                .register("read_memory", memoryTools::readMemory)
+                .register("merge_events", memoryTools::mergeEvents);
+
+        this.ask = new AskService(c.llm(), evidence, videos, (v, times) -> access.at(v, times).stream()
+                .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
+        this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
+    }
+
+    ToolDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    AskService ask() {
+        return ask;
+    }
+
+    FrameRenderer frames() {
+        return frames;
+    }
+
+    ServiceHealth health() {
+        return health;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            transport.close();
+        } finally {
+            seeker.close();
+        }
+    }
+}

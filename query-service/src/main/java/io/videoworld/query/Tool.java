@@ -1,9 +1,0 @@
-package io.videoworld.query;
-
-import java.io.IOException;
-
-/** One atomic operation: validated arguments in, a JSON-ready response out. */
-@FunctionalInterface
-public interface Tool {
-    Object call(Args args) throws IOException;
-}

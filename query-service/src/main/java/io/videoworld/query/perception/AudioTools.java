@@ -1,0 +1,152 @@
+package io.videoworld.query.perception;
+
+import io.videoworld.connectors.audio.AudioTrack;
+import io.videoworld.connectors.audio.Cue;
+import io.videoworld.connectors.audio.Subtitles;
+import io.videoworld.connectors.audio.Transcriber;
+import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.producer.VideoSeeker;
+import io.videoworld.core.SourceKind;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.Args;
+import io.videoworld.query.perception.PerceptionResponses.AudioEvent;
+import io.videoworld.query.perception.PerceptionResponses.AudioEvents;
+import io.videoworld.query.perception.PerceptionResponses.Transcript;
+import io.videoworld.query.perception.PerceptionResponses.TranscriptLine;
+import io.videoworld.query.video.Videos;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Seed 000 API-9 {@code get_transcript} and API-10 {@code detect_audio_events}. A transcript comes
+ * from, in order: a subtitle file beside the source ({@code .srt}/{@code .vtt}), or the
+ * configured OpenAI-compatible transcription endpoint run on the audio track; the response names
+ * the source, or says why there is none. Audio events are measured on the track itself (see
+ * {@link AudioTrack}). Subtitle streams inside the container are not read (FFmpeg through javacv
+ * gives no subtitle packets); sidecar files are. Results are kept per push, since a source file
+ * does not change under a push.
+ */
+public final class AudioTools {
+    /** A transcription and where it came from, or why it is empty. */
+    private record Transcription(List<Cue> cues, String source, String reason) {}
+
+    private final VideoRepository videos;
+    private final Transcriber transcriber;
+    private final Map<String, Transcription> transcripts = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Transcription> e) {
+            return size() > 64;
+        }
+    });
+    private final Map<String, List<AudioTrack.Event>> events = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, List<AudioTrack.Event>> e) {
+            return size() > 64;
+        }
+    });
+
+    /** @param transcriber the transcription endpoint, or null */
+    public AudioTools(VideoRepository videos, Transcriber transcriber) {
+        this.videos = videos;
+        this.transcriber = transcriber;
+    }
+
+    private static String key(VideoDoc v) {
+        return v.streamId() + "@" + v.epochMs();
+    }
+
+    /** Why a video's audio cannot be read here, or null when it can. */
+    private static String noAudio(VideoDoc v) {
+        if (v.sourceKind() == SourceKind.SCREEN) {
+            return "screenshot streams have no audio";
+        }
+        if (!VideoSeeker.readable(v.sourceUri())) {
+            return "the source '" + v.sourceUri() + "' is not reachable from the query service";
+        }
+        if (v.source() != null && !v.source().hasAudio()) {
+            return "the video has no audio track";
+        }
+        return null;
+    }
+
+    /** The video's transcript cues (empty when it has none). */
+    public List<Cue> cues(VideoDoc v) throws IOException {
+        return transcript(v).cues();
+    }
+
+    private Transcription transcript(VideoDoc v) throws IOException {
+        Transcription known = transcripts.get(key(v));
+        if (known != null) {
+            return known;
+        }
+        Transcription t;
+        var sidecar = v.sourceKind() == SourceKind.SCREEN ? java.util.Optional.<Path>empty() : Subtitles.sidecar(v.sourceUri());
+        if (sidecar.isPresent()) {
+            t = new Transcription(Subtitles.read(sidecar.get()), "subtitles:" + sidecar.get().getFileName(), null);
+        } else if (noAudio(v) != null) {
+            t = new Transcription(List.of(), "none", noAudio(v));
+        } else if (transcriber == null) {
+            t = new Transcription(List.of(), "none", "no subtitle file beside the source and no transcription endpoint is configured "
+                    + "(start the query service with --asr-url)");
+        } else {
+            float[] samples = AudioTrack.read(v.sourceUri());
+            List<Cue> cues = new ArrayList<>();
+            int chunk = AudioTrack.RATE * 300;
+            try {
+                for (int from = 0; from < samples.length; from += chunk) {
+                    cues.addAll(transcriber.transcribe(AudioTrack.wav(samples, from, Math.min(samples.length, from + chunk)),
+                            (double) from / AudioTrack.RATE));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while transcribing", e);
+            }
+            t = new Transcription(cues, "transcription:" + transcriber.model(), cues.isEmpty() ? "the endpoint heard no speech" : null);
+        }
+        transcripts.put(key(v), t);
+        return t;
+    }
+
+    /** Seed 000 API-9. */
+    public Transcript getTranscript(Args args) throws IOException {
+        VideoDoc v = Videos.require(videos, args);
+        double[] range = args.optionalTimeRange("time_range");
+        boolean speakers = args.optionalBoolean("include_speaker_info").orElse(false);
+        Transcription t = transcript(v);
+        List<TranscriptLine> out = new ArrayList<>();
+        for (Cue c : t.cues()) {
+            if (c.end() >= range[0] && c.start() <= range[1]) {
+                out.add(new TranscriptLine(c.start(), c.end(), c.text(), speakers ? c.speaker() : null, c.confidence()));
+            }
+        }
+        return new Transcript(out, t.source(), t.reason());
+    }
+
+    /** Seed 000 API-10. */
+    public AudioEvents detectAudioEvents(Args args) throws IOException {
+        VideoDoc v = Videos.require(videos, args);
+        double[] range = args.optionalTimeRange("time_range");
+        List<String> types = args.has("event_types") ? args.stringList("event_types") : List.of();
+        String why = noAudio(v);
+        if (why != null) {
+            return new AudioEvents(List.of(), "none", why);
+        }
+        List<AudioTrack.Event> all = events.get(key(v));
+        if (all == null) {
+            all = AudioTrack.events(AudioTrack.read(v.sourceUri()));
+            events.put(key(v), all);
+        }
+        List<AudioEvent> out = new ArrayList<>();
+        for (AudioTrack.Event e : all) {
+            if (e.end() >= range[0] && e.start() <= range[1] && (types.isEmpty() || types.contains(e.type()))) {
+                out.add(new AudioEvent(e.type(), e.start(), e.end(), e.confidence(), e.loudnessDb()));
+            }
+        }
+        return new AudioEvents(out, "audio track analysis: loudness per 100 ms, zero crossings, syllable-rate modulation (not a sound classifier)",
+                !out.isEmpty() ? null : all.isEmpty() ? "the audio track is empty" : "no event of the asked types in the range");
+    }
+}
