@@ -52,6 +52,8 @@ final class BlendModel {
     static final int BLOCK = 8;
     /** Half-widths of the windows tried, in seconds. */
     static final double[] HALF_WIDTHS_SEC = {0.1, 0.17, 0.27, 0.4, 0.55};
+    /** Fewest frames from the middle of a window to either end, and fewest checked for spill. */
+    static final int MIN_HALF = 2;
     /** Frames checked on each side for spill, in seconds (at least the half-width). */
     static final double SPILL_SEC = 0.2;
 

@@ -89,10 +89,12 @@ public final class ShotTracker {
         this.p = p;
         this.fps = s.fps() > 0 ? s.fps() : 25;
         double longest = Math.max(0.2, p.dissolveWindowSec());
+        // A mix is told from a cut or a drift only over a few frames: at low sample rates the
+        // shortest windows are left out (at least two frames on each side of the middle).
         this.halfWidths = java.util.Arrays.stream(BlendModel.HALF_WIDTHS_SEC).filter(h -> 2 * h <= longest + 1e-9)
-                .mapToInt(h -> Math.max(1, (int) Math.round(h * fps))).distinct().toArray();
+                .mapToInt(h -> (int) Math.round(h * fps)).filter(h -> h >= BlendModel.MIN_HALF).distinct().toArray();
         this.maxHalf = halfWidths.length == 0 ? 1 : halfWidths[halfWidths.length - 1];
-        this.spill = Math.max(1, (int) Math.round(BlendModel.SPILL_SEC * fps));
+        this.spill = Math.max(BlendModel.MIN_HALF, (int) Math.round(BlendModel.SPILL_SEC * fps));
         this.gradualLag = maxHalf + Math.max(maxHalf, spill);
         this.minShotFrames = Math.max(1, (int) Math.round(p.minShotSec() * fps));
         this.lookahead = Math.max(p.adaptiveWindow(), p.flashFrames());
