@@ -16,6 +16,7 @@ import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.entity.EntityTools;
+import io.videoworld.query.live.LiveEvents;
 import io.videoworld.query.entity.SpatialRelations;
 import io.videoworld.query.entity.TrajectoryTools;
 import io.videoworld.query.memory.MemoryTools;
@@ -43,6 +44,9 @@ import io.videoworld.query.video.VideoTools;
 final class QueryWiring implements AutoCloseable {
     /** Reads of stream and shot documents are reused this long; the index itself refreshes once a second. */
     static final long READ_CACHE_MS = 500;
+    /** Live events poll this often; writes count as final after the settle time (twice the indices' 1 s refresh). */
+    static final long LIVE_POLL_MS = 500;
+    static final long LIVE_SETTLE_MS = 2_000;
 
     private final RestClientTransport transport;
     private final VideoSeeker seeker;
@@ -50,6 +54,7 @@ final class QueryWiring implements AutoCloseable {
     private final AskService ask;
     private final FrameRenderer frames;
     private final ServiceHealth health;
+    private final LiveEvents live;
 
     QueryWiring(QueryConfig c) {
         this.transport = EsClients.transport(c.esUrl());
@@ -106,6 +111,7 @@ final class QueryWiring implements AutoCloseable {
         this.ask = new AskService(c.llm(), evidence, videos, (v, times) -> access.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
+        this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
     }
 
     ToolDispatcher dispatcher() {
@@ -118,6 +124,10 @@ final class QueryWiring implements AutoCloseable {
 
     FrameRenderer frames() {
         return frames;
+    }
+
+    LiveEvents live() {
+        return live;
     }
 
     ServiceHealth health() {
