@@ -25,7 +25,8 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * The query service over HTTP: {@code /health}, {@code /openapi.json}, {@code /docs},
  * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}} and
- * {@code /v1/ask} (JSON, or server-sent events), {@code /v1/streams/{id}/events} (server-sent events). It only serves: what answers is put together by
+ * {@code /v1/ask} (JSON, or server-sent events), {@code /v1/streams/{id}/events} (server-sent events) and
+ * {@code /v1/alerts}. It only serves: what answers is put together by
  * {@link QueryWiring} from one {@link QueryConfig}. Errors are JSON
  * {@code {"error": {code, message, field}}}, mapped in one place ({@link ErrorMapper}).
  */
@@ -70,6 +71,11 @@ public final class QueryServer implements AutoCloseable {
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
         app.get("/v1/streams/{id}/events", this::events);
+        app.post("/v1/alerts", ctx -> ctx.status(201).json(wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req()))));
+        app.get("/v1/alerts", ctx -> ctx.json(wiring.alerts().list(ctx.attribute("caller"))));
+        app.delete("/v1/alerts/{id}", ctx -> ctx.json(wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
+        app.get("/v1/alerts/{id}/deliveries", ctx -> ctx.json(wiring.alerts().deliveries(ctx.attribute("caller"), ctx.pathParam("id"),
+                FrameParams.intParam(ctx, "limit", 100, 1, 1000))));
         app.exception(Exception.class, ErrorMapper::respond);
     }
 
@@ -78,6 +84,7 @@ public final class QueryServer implements AutoCloseable {
         bindHost = host;
         bindPort = port;
         app.start(host, port);
+        wiring.alerts().start();
         return this;
     }
 

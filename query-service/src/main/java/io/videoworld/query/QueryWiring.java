@@ -15,6 +15,7 @@ import io.videoworld.query.agent.AskService;
 import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.alerts.Alerts;
 import io.videoworld.query.entity.EntityTools;
 import io.videoworld.query.live.LiveEvents;
 import io.videoworld.query.entity.SpatialRelations;
@@ -47,6 +48,7 @@ final class QueryWiring implements AutoCloseable {
     /** Live events poll this often; writes count as final after the settle time (twice the indices' 1 s refresh). */
     static final long LIVE_POLL_MS = 500;
     static final long LIVE_SETTLE_MS = 2_000;
+    static final long ALERT_POLL_MS = 1_000;
 
     private final RestClientTransport transport;
     private final VideoSeeker seeker;
@@ -55,6 +57,7 @@ final class QueryWiring implements AutoCloseable {
     private final FrameRenderer frames;
     private final ServiceHealth health;
     private final LiveEvents live;
+    private final Alerts alerts;
 
     QueryWiring(QueryConfig c) {
         this.transport = EsClients.transport(c.esUrl());
@@ -112,6 +115,7 @@ final class QueryWiring implements AutoCloseable {
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
         this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
+        this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS);
     }
 
     ToolDispatcher dispatcher() {
@@ -126,6 +130,10 @@ final class QueryWiring implements AutoCloseable {
         return frames;
     }
 
+    Alerts alerts() {
+        return alerts;
+    }
+
     LiveEvents live() {
         return live;
     }
@@ -137,6 +145,7 @@ final class QueryWiring implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
+            alerts.close();
             transport.close();
         } finally {
             seeker.close();
