@@ -71,6 +71,13 @@ public final class QueryServer implements AutoCloseable {
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
         app.get("/v1/streams/{id}/events", this::events);
+        app.get("/v1/streams/{id}/timeline", ctx -> {
+            String stream = InputBounds.streamId(ctx.pathParam("id"), "id");
+            ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
+            ctx.json(wiring.timeline().lanes(stream));
+        });
+        // A minimal stream list for the timeline page (StreamSummaries); stream management is separate.
+        app.get("/v1/streams", ctx -> ctx.json(wiring.streams().list(ctx.attribute("caller"))));
         app.post("/v1/alerts", ctx -> ctx.status(201).json(wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req()))));
         app.get("/v1/alerts", ctx -> ctx.json(wiring.alerts().list(ctx.attribute("caller"))));
         app.delete("/v1/alerts/{id}", ctx -> ctx.json(wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id"))));

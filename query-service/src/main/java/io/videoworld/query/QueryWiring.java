@@ -28,6 +28,8 @@ import io.videoworld.query.perception.ObjectFinder;
 import io.videoworld.query.perception.ObjectTools;
 import io.videoworld.query.perception.SceneTools;
 import io.videoworld.query.retrieval.EvidenceSearch;
+import io.videoworld.query.timeline.StreamSummaries;
+import io.videoworld.query.timeline.TimelineLanes;
 import io.videoworld.query.retrieval.RetrievalTools;
 import io.videoworld.query.retrieval.SimilarityTools;
 import io.videoworld.query.video.CropTools;
@@ -58,6 +60,8 @@ final class QueryWiring implements AutoCloseable {
     private final ServiceHealth health;
     private final LiveEvents live;
     private final Alerts alerts;
+    private final TimelineLanes timeline;
+    private final StreamSummaries streams;
 
     QueryWiring(QueryConfig c) {
         this.transport = EsClients.transport(c.esUrl());
@@ -116,6 +120,8 @@ final class QueryWiring implements AutoCloseable {
         this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
         this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
         this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS);
+        this.timeline = new TimelineLanes(es, videos, objects);
+        this.streams = new StreamSummaries(es);
     }
 
     ToolDispatcher dispatcher() {
@@ -128,6 +134,14 @@ final class QueryWiring implements AutoCloseable {
 
     FrameRenderer frames() {
         return frames;
+    }
+
+    TimelineLanes timeline() {
+        return timeline;
+    }
+
+    StreamSummaries streams() {
+        return streams;
     }
 
     Alerts alerts() {
