@@ -16,6 +16,10 @@ public final class Names {
     public static final String MEMORIES_INDEX = "vw-memories";
     /** Documents Elasticsearch refused for their content, with index, id and reason. */
     public static final String DEAD_LETTERS_INDEX = "vw-dead-letters";
+    /** Standing queries with webhooks (the query service's alerts) and the engine's read position. */
+    public static final String ALERTS_INDEX = "vw-alerts";
+    /** Each alert firing and its webhook attempts. */
+    public static final String ALERT_DELIVERIES_INDEX = "vw-alert-deliveries";
 
     /** Kafka headers on dead letters. */
     public static final String DLQ_REASON_HEADER = "vw.reason";

@@ -24,11 +24,29 @@ final class EventStream {
 
     /** Sends one event; a client gone away is an {@link UncheckedIOException}, which ends the answer. */
     void send(String event, Object data) {
+        send(null, event, data);
+    }
+
+    /** Sends one event with an id, which the client sends back as {@code Last-Event-ID} when it reconnects. */
+    void send(String id, String event, Object data) {
         try {
-            out.write(("event: " + event + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            write((id == null ? "" : "id: " + id + "\n") + "event: " + event + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A comment line: ignored by clients, it keeps an idle connection open and finds one that has gone. */
+    void comment(String text) {
+        try {
+            write(": " + text + "\n\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void write(String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 }

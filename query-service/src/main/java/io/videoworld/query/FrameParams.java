@@ -51,6 +51,23 @@ record FrameParams(String frameId, String stream, int width, int height, double[
         }
     }
 
+    /** A whole-number query parameter within [min, max]; {@code dflt} when absent, 400 naming it otherwise. */
+    static int intParam(Context ctx, String name, int dflt, int min, int max) {
+        String v = param(ctx, name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n < min || n > max) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw ApiException.badField(name, "'" + name + "' must be a whole number from " + min + " to " + max);
+        }
+    }
+
     /** A finite number within [min, max]; 0 when absent. */
     private static double number(Context ctx, String name, double min, double max) {
         String v = param(ctx, name);

@@ -13,6 +13,8 @@ import io.videoworld.query.api.OpenApi;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.live.IndexTail;
+import io.videoworld.query.live.LiveEvents;
 import io.videoworld.query.video.FrameRenderer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +25,8 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * The query service over HTTP: {@code /health}, {@code /openapi.json}, {@code /docs},
  * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}} and
- * {@code /v1/ask} (JSON, or server-sent events). It only serves: what answers is put together by
+ * {@code /v1/ask} (JSON, or server-sent events), {@code /v1/streams/{id}/events} (server-sent events) and
+ * {@code /v1/alerts}. It only serves: what answers is put together by
  * {@link QueryWiring} from one {@link QueryConfig}. Errors are JSON
  * {@code {"error": {code, message, field}}}, mapped in one place ({@link ErrorMapper}).
  */
@@ -67,6 +70,19 @@ public final class QueryServer implements AutoCloseable {
         app.post("/v1/tools/{name}", ctx -> ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), bodies.read(ctx.req()))));
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
+        app.get("/v1/streams/{id}/events", this::events);
+        app.get("/v1/streams/{id}/timeline", ctx -> {
+            String stream = InputBounds.streamId(ctx.pathParam("id"), "id");
+            ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
+            ctx.json(wiring.timeline().lanes(stream));
+        });
+        // A minimal stream list for the timeline page (StreamSummaries); stream management is separate.
+        app.get("/v1/streams", ctx -> ctx.json(wiring.streams().list(ctx.attribute("caller"))));
+        app.post("/v1/alerts", ctx -> ctx.status(201).json(wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req()))));
+        app.get("/v1/alerts", ctx -> ctx.json(wiring.alerts().list(ctx.attribute("caller"))));
+        app.delete("/v1/alerts/{id}", ctx -> ctx.json(wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
+        app.get("/v1/alerts/{id}/deliveries", ctx -> ctx.json(wiring.alerts().deliveries(ctx.attribute("caller"), ctx.pathParam("id"),
+                FrameParams.intParam(ctx, "limit", 100, 1, 1000))));
         app.exception(Exception.class, ErrorMapper::respond);
     }
 
@@ -75,6 +91,7 @@ public final class QueryServer implements AutoCloseable {
         bindHost = host;
         bindPort = port;
         app.start(host, port);
+        wiring.alerts().start();
         return this;
     }
 
@@ -130,6 +147,34 @@ public final class QueryServer implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code GET /v1/streams/{id}/events}: the stream's shots, episodes and tracks as server-sent
+     * events as they are indexed ({@link LiveEvents}); {@code Last-Event-ID} resumes, {@code from=start}
+     * replays what is indexed already.
+     */
+    private void events(Context ctx) throws Exception {
+        String stream = InputBounds.streamId(ctx.pathParam("id"), "id");
+        ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
+        String lastEventId = ctx.header("Last-Event-ID") != null ? ctx.header("Last-Event-ID") : ctx.queryParam("last_event_id");
+        IndexTail.Position start = LiveEvents.start(lastEventId, ctx.queryParam("from"));
+        EventStream events = EventStream.open(ctx);
+        try {
+            wiring.live().follow(stream, start, new LiveEvents.Sink() {
+                @Override
+                public void event(String id, String name, Object data) {
+                    events.send(id, name, data);
+                }
+
+                @Override
+                public void keepAlive() {
+                    events.comment("keep-alive");
+                }
+            });
+        } catch (java.io.UncheckedIOException gone) {
+            // The client closed the connection: nothing to answer.
+        }
+    }
+
     private static String page(String resource) throws IOException {
         try (InputStream in = QueryServer.class.getResourceAsStream(resource)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -150,6 +195,8 @@ public final class QueryServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
+            // Open event streams poll until told to stop; Jetty would otherwise wait for them.
+            wiring.live().close();
             app.stop();
         } finally {
             wiring.close();

@@ -15,7 +15,9 @@ import io.videoworld.query.agent.AskService;
 import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.alerts.Alerts;
 import io.videoworld.query.entity.EntityTools;
+import io.videoworld.query.live.LiveEvents;
 import io.videoworld.query.entity.SpatialRelations;
 import io.videoworld.query.entity.TrajectoryTools;
 import io.videoworld.query.memory.MemoryTools;
@@ -26,6 +28,8 @@ import io.videoworld.query.perception.ObjectFinder;
 import io.videoworld.query.perception.ObjectTools;
 import io.videoworld.query.perception.SceneTools;
 import io.videoworld.query.retrieval.EvidenceSearch;
+import io.videoworld.query.timeline.StreamSummaries;
+import io.videoworld.query.timeline.TimelineLanes;
 import io.videoworld.query.retrieval.RetrievalTools;
 import io.videoworld.query.retrieval.SimilarityTools;
 import io.videoworld.query.video.CropTools;
@@ -43,6 +47,10 @@ import io.videoworld.query.video.VideoTools;
 final class QueryWiring implements AutoCloseable {
     /** Reads of stream and shot documents are reused this long; the index itself refreshes once a second. */
     static final long READ_CACHE_MS = 500;
+    /** Live events poll this often; writes count as final after the settle time (twice the indices' 1 s refresh). */
+    static final long LIVE_POLL_MS = 500;
+    static final long LIVE_SETTLE_MS = 2_000;
+    static final long ALERT_POLL_MS = 1_000;
 
     private final RestClientTransport transport;
     private final VideoSeeker seeker;
@@ -50,6 +58,10 @@ final class QueryWiring implements AutoCloseable {
     private final AskService ask;
     private final FrameRenderer frames;
     private final ServiceHealth health;
+    private final LiveEvents live;
+    private final Alerts alerts;
+    private final TimelineLanes timeline;
+    private final StreamSummaries streams;
 
     QueryWiring(QueryConfig c) {
         this.transport = EsClients.transport(c.esUrl());
@@ -106,6 +118,10 @@ final class QueryWiring implements AutoCloseable {
         this.ask = new AskService(c.llm(), evidence, videos, (v, times) -> access.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
+        this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
+        this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS);
+        this.timeline = new TimelineLanes(es, videos, objects);
+        this.streams = new StreamSummaries(es);
     }
 
     ToolDispatcher dispatcher() {
@@ -120,6 +136,22 @@ final class QueryWiring implements AutoCloseable {
         return frames;
     }
 
+    TimelineLanes timeline() {
+        return timeline;
+    }
+
+    StreamSummaries streams() {
+        return streams;
+    }
+
+    Alerts alerts() {
+        return alerts;
+    }
+
+    LiveEvents live() {
+        return live;
+    }
+
     ServiceHealth health() {
         return health;
     }
@@ -127,6 +159,7 @@ final class QueryWiring implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
+            alerts.close();
             transport.close();
         } finally {
             seeker.close();

@@ -62,17 +62,34 @@ public final class SnapshotStreams {
             write(c, EsDocuments.video(new VideoDoc(GONE, SourceKind.VIDEO, dir.resolve("gone.mp4").toString(),
                     new SourceInfo(25, 10_000L, 250L, "mpeg4", false, 0, 0, 1000L, 100L, W, H, 25), EPOCH, EPOCH, EPOCH + 9_960, 9_960,
                     250, 10, 9, 249, W, H, VideoDoc.ENDED)));
-            objects(c);
-            String[][] events = {{"porch", "Someone walks across the porch towards the door", "0", "2000"},
-                {"kitchen", "A cup of tea is made at the kitchen counter", "2000", "6000"}};
-            for (int i = 0; i < events.length; i++) {
-                long start = Long.parseLong(events[i][2]);
-                long end = Long.parseLong(events[i][3]);
-                write(c, EsDocuments.episode(new EpisodeDoc(CAM, EPOCH, i + 1, 1, "scene_activity", "camera", EPOCH + start, EPOCH + end,
-                        start, end, events[i][0], events[i][1], "[details] " + events[i][1], List.of(events[i][0]), List.of(), 2,
-                        embed.apply(events[i][1]), "rules", true, false)));
-            }
+            objectsAndEpisodes(c, CAM, EPOCH, embed);
             c.indices().refresh(r -> r.index("vw-*"));
+        }
+    }
+
+    /**
+     * The kitchen camera under another stream id and push: {@link KitchenCam}'s shots plus the
+     * detections, tracks and episodes of {@link #CAM}, for tests that must not share {@link #CAM}.
+     */
+    public static void indexCam(String esUrl, Path dir, String stream, long epoch, Function<String, float[]> embed) throws Exception {
+        KitchenCam.index(esUrl, dir, stream, epoch, embed);
+        try (RestClientTransport t = EsClients.transport(esUrl)) {
+            ElasticsearchClient c = EsClients.sync(t);
+            objectsAndEpisodes(c, stream, epoch, embed);
+            c.indices().refresh(r -> r.index("vw-*"));
+        }
+    }
+
+    private static void objectsAndEpisodes(ElasticsearchClient c, String stream, long epoch, Function<String, float[]> embed) throws Exception {
+        objects(c, stream, epoch);
+        String[][] events = {{"porch", "Someone walks across the porch towards the door", "0", "2000"},
+            {"kitchen", "A cup of tea is made at the kitchen counter", "2000", "6000"}};
+        for (int i = 0; i < events.length; i++) {
+            long start = Long.parseLong(events[i][2]);
+            long end = Long.parseLong(events[i][3]);
+            write(c, EsDocuments.episode(new EpisodeDoc(stream, epoch, i + 1, 1, "scene_activity", "camera", epoch + start, epoch + end,
+                    start, end, events[i][0], events[i][1], "[details] " + events[i][1], List.of(events[i][0]), List.of(), 2,
+                    embed == null ? null : embed.apply(events[i][1]), "rules", true, false)));
         }
     }
 
@@ -81,7 +98,7 @@ public final class SnapshotStreams {
      * standing in shot 2 holding a cup, and a person crossing shot 3 right to left who looks like
      * the first (same appearance), so an entity registered on the first picks up the third.
      */
-    private static void objects(ElasticsearchClient c) throws Exception {
+    private static void objects(ElasticsearchClient c, String stream, long epoch) throws Exception {
         float[] walker = look(0, 1, 0.2f);
         float[] cook = look(40, 1, 0.3f);
         float[] cup = look(90, 1, 0.5f);
@@ -99,14 +116,14 @@ public final class SnapshotStreams {
                 double x = 0.7 - 0.4 * (f - 100) / 50.0;
                 seen.add(box("person", 0.86, x, 0.3, x + 0.14, 0.92, walker, timelines.get(3), f, pts));
             }
-            write(c, EsDocuments.detections(new DetectedFrame(CAM, EPOCH, f, pts, EPOCH + pts, W, H, f == 145, seen, null, "cpu")));
+            write(c, EsDocuments.detections(new DetectedFrame(stream, epoch, f, pts, epoch + pts, W, H, f == 145, seen, null, "cpu")));
         }
         String[] categories = {"person", "person", "cup", "person"};
         float[][] looks = {walker, cook, cup, walker};
         for (int i = 0; i < 4; i++) {
             List<TrackPoint> tl = timelines.get(i);
             double mean = tl.stream().mapToDouble(TrackPoint::score).average().orElse(0);
-            write(c, EsDocuments.track(new TrackDoc(CAM, EPOCH, i + 1, categories[i], W, H, tl.get(0), tl.get(tl.size() - 1), tl.size(),
+            write(c, EsDocuments.track(new TrackDoc(stream, epoch, i + 1, categories[i], W, H, tl.get(0), tl.get(tl.size() - 1), tl.size(),
                     mean, false, 0, tl, looks[i])));
         }
     }
@@ -144,7 +161,8 @@ public final class SnapshotStreams {
         c.indices().refresh(r -> r.index(index));
     }
 
-    private static void write(ElasticsearchClient c, EsWrite w) throws Exception {
+    /** Writes one document as the ingest job's sink would: its id, external version and JSON. */
+    public static void write(ElasticsearchClient c, EsWrite w) throws Exception {
         c.index(i -> i.index(w.index()).id(w.id()).version(w.version()).versionType(VersionType.ExternalGte)
                 .withJson(new ByteArrayInputStream(w.json())));
     }
