@@ -287,6 +287,10 @@ class DeployManifestsTest {
         assertThat(mounts.get("taskmanager")).contains(frames, checkpoints, submit.get("vw.models"));
         assertThat(mounts.get("jobmanager")).contains(checkpoints);
         assertThat(mounts.get("query-service")).contains(frames, q.get("models"));
+        // pushed videos: the source root's target is where the query service mounts the media folder
+        String sourceRoot = q.get("source-root");
+        assertThat(sourceRoot).as("the query service maps the producer's file:// URIs").startsWith("file://").contains("=");
+        assertThat(mounts.get("query-service")).contains(sourceRoot.substring(sourceRoot.indexOf('=') + 1).replaceFirst("/$", ""));
     }
 
     static String mountPath(JsonNode container, String volume) {

@@ -8,6 +8,7 @@ import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.producer.SampleVideo;
+import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.connectors.producer.VideoWorldCli;
 import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Json;
@@ -31,7 +32,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** sample_frames, crop_region, get_segment and GET /v1/frames over an ingested video, with and without its source file. */
+/**
+ * sample_frames, crop_region, get_segment and GET /v1/frames over an ingested video, with and without its source file.
+ * The job writes keyframes to a {@code file://} URI store and the query service reads them through the same URI; the
+ * producer records the source as a {@code file://} URI, which the query service decodes, or maps with a source root.
+ */
 class FrameToolsEndToEndTest {
     private static final String STREAM = "ferry-deck";
     /** Each run its own push, so documents left by an earlier run against the same server never answer for this one. */
@@ -58,13 +63,21 @@ class FrameToolsEndToEndTest {
         SampleVideo.write(video, 640, 360, 25, 4.0, List.of(2.0));
         assertThat(VideoWorldCli.run("push", video.toString(), "--bootstrap", infra.kafkaBootstrap(), "--topic", "tools.frames",
                 "--stream-id", STREAM, "--fps", "5", "--epoch-ms", String.valueOf(EPOCH))).isZero();
-        job = IngestRun.start(infra, "tools", tmp.resolve("frames"));
+        job = IngestRun.start(infra, "tools", tmp.resolve("frames"), conf -> {
+            conf.set(DetectOptions.ENABLED, false);
+            conf.set(ShotOptions.FRAME_STORE, frameStoreUri());
+        });
         IngestRun.await("2 shots", 120, () -> IngestRun.count(es, Names.SHOTS_INDEX, Query.of(q -> q.bool(b -> b
                 .filter(IngestRun.term("stream_id", STREAM)).filter(thisRun()).filter(IngestRun.term("kind", "shot"))))) >= 2
                 && IngestRun.count(es, Names.FRAMES_INDEX, Query.of(q -> q.bool(b -> b
                         .filter(IngestRun.term("stream_id", STREAM)).filter(thisRun()).filter(f -> f.exists(e -> e.field("store_ref")))))) >= 6
                 && es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class).source().get("epoch_ms").asLong() == EPOCH);
-        server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), tmp.resolve("frames").toString())).start("127.0.0.1", 0);
+        server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), frameStoreUri())).start("127.0.0.1", 0);
+    }
+
+    /** The one store URI the job writes and the query service reads. */
+    private static String frameStoreUri() {
+        return tmp.resolve("frames").toUri().toString();
     }
 
     /** Only this run's documents: a shared server keeps earlier runs' shots of the same stream, which would end the wait early. */
@@ -125,6 +138,7 @@ class FrameToolsEndToEndTest {
                 HttpResponse.BodyHandlers.ofByteArray());
         assertThat(img.statusCode()).isEqualTo(200);
         assertThat(img.headers().firstValue("Content-Type")).hasValue("image/jpeg");
+        assertThat(img.headers().firstValue("X-VideoWorld-Origin")).as("read from the file:// store").hasValue("stored_keyframe");
         assertThat(JpegInfo.parse(img.body())).isEqualTo(new JpegInfo(640, 360));
 
         JsonNode ids = ok("sample_frames", "{\"video_id\":\"" + STREAM + "\",\"sample_method\":\"specific\",\"timestamps\":[2.2],\"format\":\"frame_id\"}");
@@ -173,6 +187,34 @@ class FrameToolsEndToEndTest {
         assertThat(field("crop_region", "{\"video_id\":\"" + STREAM + "\",\"source\":{\"type\":\"timestamp\",\"timestamp\":1},"
                 + "\"regions\":[{\"bbox\":[0.1,0.1,0.2,0.2]},{\"bbox\":[0.8,0.5,0.4,0.2]}]}")).isEqualTo("regions[1].bbox");
         assertThat(field("get_segment", "{\"video_id\":\"" + STREAM + "\",\"start_time\":2,\"end_time\":2}")).isEqualTo("end_time");
+    }
+
+    @Test
+    void theSourceIsRecordedAsAFileUriAndDecodedFromIt() throws Exception {
+        JsonNode info = ok("get_video_info", "{\"video_id\":\"" + STREAM + "\"}");
+        assertThat(info.toString()).contains("\"" + video.toUri() + "\"");
+        JsonNode r = ok("sample_frames", "{\"video_id\":\"" + STREAM + "\",\"sample_method\":\"specific\",\"timestamps\":[1.1]}");
+        assertThat(r.get("frames").get(0).get("origin").asText()).isEqualTo("decoded");
+    }
+
+    @Test
+    void aSourceRootOpensTheRecordedUriWhereTheFileIsOnThisMachine() throws Exception {
+        Path elsewhere = Files.createDirectories(tmp.resolve("mounted elsewhere"));
+        Files.move(video, elsewhere.resolve(video.getFileName()));
+        QueryConfig base = QueryConfig.of(TestInfra.get().elasticsearchUrl(), frameStoreUri());
+        try (QueryServer mapped = new QueryServer(base.withSources(SourceLocator.withRoots(List.of(tmp + "=" + elsewhere))))
+                .start("127.0.0.1", 0)) {
+            String body = "{\"video_id\":\"" + STREAM + "\",\"sample_method\":\"specific\",\"timestamps\":[1.0]}";
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + mapped.port() + "/v1/tools/sample_frames"))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode f = Json.MAPPER.readTree(r.body()).get("frames").get(0);
+            assertThat(f.get("origin").asText()).as(r.body()).isEqualTo("decoded");
+            assertThat(f.get("frame_id").asText()).isEqualTo(STREAM + ":f:0000000005");
+            // without the root the same server setup falls back to the stored keyframes
+            assertThat(ok("sample_frames", body).get("frames").get(0).get("origin").asText()).isEqualTo("nearest_keyframe");
+        } finally {
+            Files.move(elsewhere.resolve(video.getFileName()), video);
+        }
     }
 
     @Test

@@ -192,7 +192,9 @@ class IngestEndToEndTest {
         assertThat(v.get("source").get("fps").asDouble()).isEqualTo(25.0);
         assertThat(v.get("source").get("duration_ms").asLong()).isEqualTo(4000);
         assertThat(v.get("source").get("codec").asText()).isEqualTo("mpeg4");
-        assertThat(v.get("source_uri").asText()).endsWith("harbour walk.mp4");
+        // recorded as a file:// URI (absolute, percent-encoded), which the query service opens or maps with --source-root
+        assertThat(v.get("source_uri").asText()).isEqualTo(tmp.resolve("harbour walk.mp4").toAbsolutePath().toUri().toString())
+                .endsWith("/harbour%20walk.mp4");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.videoworld.query;
 
 import io.videoworld.connectors.audio.Transcriber;
 import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.RequestLimits;
@@ -14,7 +15,8 @@ import java.util.Objects;
  * server should have; what is left null is not there, and the tools that need it say so.
  *
  * @param esUrl Elasticsearch
- * @param frameStore the keyframe store the ingest job writes (a directory or a URI)
+ * @param frameStore the keyframe store the ingest job writes: the same URI ({@code file://}, {@code s3://}, {@code hdfs://}, read
+ *     through Flink's FileSystem) or a directory
  * @param auth who may call, and which streams each may read
  * @param llm the model for {@code /v1/ask}, merges and, with vision, describe_visual; null runs the agent in evidence mode
  * @param embedder embeds questions and texts for the vector half of hybrid search; null searches text only
@@ -23,9 +25,10 @@ import java.util.Objects;
  * @param transcriber an OpenAI-compatible transcription endpoint for get_transcript; null for subtitles only
  * @param limits how much one request may ask (body size, JSON depth, id lengths, pixels)
  * @param ingest where {@code /health} reads the ingest job's state
+ * @param sources where the source URIs the producer recorded are opened here (source roots for another machine's paths)
  */
 public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
-        Transcriber transcriber, RequestLimits limits, IngestHealth ingest) {
+        Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources) {
 
     public QueryConfig {
         Objects.requireNonNull(esUrl, "esUrl");
@@ -33,39 +36,45 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(ingest, "ingest");
+        Objects.requireNonNull(sources, "sources");
     }
 
     /** A server over Elasticsearch and a frame store, with auth off, no models, the default limits and no ingest job check. */
     public static QueryConfig of(String esUrl, String frameStore) {
-        return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null));
+        return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null),
+                SourceLocator.direct());
     }
 
     public QueryConfig withAuth(Auth auth) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
     }
 
     public QueryConfig withLlm(LlmClient llm) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
     }
 
     public QueryConfig withEmbedder(TextEmbedder embedder) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
     }
 
     public QueryConfig withDetector(ObjectDetector detector) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
     }
 
     public QueryConfig withTranscriber(Transcriber transcriber) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
     }
 
     public QueryConfig withLimits(RequestLimits limits) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
     }
 
     public QueryConfig withIngest(IngestHealth ingest) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+    }
+
+    public QueryConfig withSources(SourceLocator sources) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
     }
 
     /** The model when it accepts images, else null. */

@@ -3,6 +3,7 @@ package io.videoworld.query;
 import io.videoworld.connectors.audio.Transcriber;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.auth.Auth;
@@ -28,8 +29,13 @@ public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--es-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE})")
     String esUrl;
 
-    @Option(names = "--frame-store", defaultValue = ".vw/frames", description = "keyframe store directory (default: ${DEFAULT-VALUE})")
+    @Option(names = "--frame-store", defaultValue = ".vw/frames", description = "keyframe store: the ingest job's vw.frame-store URI "
+            + "(file://, s3://, hdfs://; settings from $VW_FS_CONF_DIR/config.yaml) or a directory (default: ${DEFAULT-VALUE})")
     String frameStore;
+
+    @Option(names = "--source-root", paramLabel = "FROM=TO", description = "open recorded sources under FROM (a path or URI prefix, "
+            + "as the producer recorded it) at TO here (a path or an http(s) URL prefix); repeatable, the first match wins")
+    List<String> sourceRoots = new java.util.ArrayList<>();
 
     @Option(names = "--tokens", description = "JSON file of bearer tokens and the streams each may read; "
             + "VW_ADMIN_TOKEN adds an admin token; with neither, authentication is off")
@@ -78,7 +84,14 @@ public final class QueryServiceMain implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
-        QueryConfig config = QueryConfig.of(esUrl, frameStore).withIngest(ingest)
+        SourceLocator sources;
+        try {
+            sources = SourceLocator.withRoots(sourceRoots);
+        } catch (IllegalArgumentException e) {
+            System.err.println("--source-root: " + e.getMessage());
+            return 2;
+        }
+        QueryConfig config = QueryConfig.of(esUrl, frameStore).withIngest(ingest).withSources(sources)
                 .withAuth(Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")));
         if (llmUrl != null) {
             config = config.withLlm(new LlmClient(new LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),

@@ -74,7 +74,7 @@ final class QueryWiring implements AutoCloseable {
         PerceptionRepository perception = new PerceptionRepository(es);
         MemoryRepository memory = new MemoryRepository(es);
         ObjectRepository objects = new ObjectRepository(es);
-        FrameAccess access = new FrameAccess(frameDocs, FrameStore.open(c.frameStore()), seeker);
+        FrameAccess access = new FrameAccess(frameDocs, FrameStore.open(c.frameStore()), seeker, c.sources());
         this.frames = new FrameRenderer(videos, access, c.limits());
 
         VideoTools video = new VideoTools(videos, segments);
@@ -85,7 +85,7 @@ final class QueryWiring implements AutoCloseable {
                 .register("crop_region", new CropTools(videos, access, c.limits())::cropRegion);
 
         ObjectFinder finder = new ObjectFinder(objects, access, c.detector());
-        AudioTools audio = new AudioTools(videos, c.transcriber());
+        AudioTools audio = new AudioTools(videos, c.transcriber(), c.sources());
         dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
                 .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)
                 .register("get_scene_attributes", new SceneTools(videos, finder)::getSceneAttributes)

@@ -5,9 +5,9 @@ import java.util.Optional;
 
 /**
  * Where keyframe JPEGs live, addressed by {@link io.videoworld.core.Keyframe#storeKey()}. The
- * location is a URI: a plain path or {@code file://} is a local (or mounted) directory; any other
- * scheme ({@code s3://}, {@code hdfs://}, ...) goes through Flink's FileSystem and its plugins, so the
- * job's task managers and the query service share keyframes without sharing a disk.
+ * location is a URI ({@code file://} for a local or mounted directory, {@code s3://}, {@code hdfs://}, ...)
+ * served by Flink's FileSystem and its plugins, so the job's task managers and the query service
+ * share keyframes without sharing a disk; a plain path is a local directory.
  */
 public interface FrameStore {
 
@@ -17,16 +17,14 @@ public interface FrameStore {
     /** The bytes under the key, or empty when there are none. */
     Optional<byte[]> get(String key) throws IOException;
 
-    /** A store from a location: a directory path, a {@code file://} URI, or a Flink FileSystem URI. */
+    /**
+     * A store from a location: a plain directory path is read and written directly; any URI
+     * ({@code file://} included) goes through Flink's FileSystem, the same way in the job that writes
+     * and the query service that reads.
+     */
     static FrameStore open(String location) {
         java.net.URI uri = uriOf(location);
-        if (uri == null) {
-            return new LocalFrameStore(java.nio.file.Path.of(location));
-        }
-        if ("file".equals(uri.getScheme())) {
-            return new LocalFrameStore(java.nio.file.Path.of(uri));
-        }
-        return new FlinkFileSystemFrameStore(uri);
+        return uri == null ? new LocalFrameStore(java.nio.file.Path.of(location)) : new FlinkFileSystemFrameStore(uri);
     }
 
     /** The location as a URI with a scheme, or null for a plain path. */

@@ -61,6 +61,8 @@ public final class PushCommand implements Callable<Integer> {
         JpegEncoder encoder = new JpegEncoder(width, quality);
         boolean url = source.contains("://");
         Path path = url ? null : Path.of(source);
+        // Recorded as a URI (file:///abs/path for local files), so a query service on another machine can map it (--source-root).
+        String recorded = SourceLocator.recordedUri(source);
         String id = streamId != null ? Ids.checkStreamId(streamId) : defaultStreamId(source);
         try (FrameSource frames = path != null && path.toFile().isDirectory()
                 ? new ScreenshotFolderSource(path, ScreenshotFolderSource.Order.valueOf(sort.toUpperCase(Locale.ROOT)),
@@ -76,10 +78,10 @@ public final class PushCommand implements Callable<Integer> {
                 try (ProgressBar bar = new ProgressBarBuilder().setTaskName("push " + id)
                         .setInitialMax(frames.expectedFrames()).setStyle(ProgressBarStyle.ASCII).setUnit(" frames", 1)
                         .build()) {
-                    summary = pusher.push(frames, id, source, epoch, bar::stepTo);
+                    summary = pusher.push(frames, id, recorded, epoch, bar::stepTo);
                 }
             } else {
-                summary = pusher.push(frames, id, source, epoch, n -> { });
+                summary = pusher.push(frames, id, recorded, epoch, n -> { });
             }
             System.out.println(summary.line());
         }

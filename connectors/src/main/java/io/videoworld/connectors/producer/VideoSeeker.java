@@ -1,8 +1,6 @@
 package io.videoworld.connectors.producer;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,7 +13,7 @@ import org.bytedeco.javacv.Frame;
 import org.bytedeco.javacv.OpenCVFrameConverter;
 
 /**
- * Decodes frames of a video file at given times, seeking with FFmpeg (frame-accurate). Opening a
+ * Decodes frames of a video file (a local path or an http(s) URL, see {@link SourceLocator}) at given times, seeking with FFmpeg (frame-accurate). Opening a
  * file costs more than a seek, so open grabbers are kept (a few per file, a bounded number of
  * files) and reused; decoded frames are kept in a small LRU cache, because agents ask for the
  * same moments again. Its owner closes it, which releases every grabber it keeps open.
@@ -37,15 +35,6 @@ public final class VideoSeeker implements AutoCloseable {
 
     /** A decoded frame: its actual presentation time and its JPEG. */
     public record Decoded(long ptsMs, SourceFrame frame) {}
-
-    /** Whether a stream's source is a local video file that can still be read. */
-    public static boolean readable(String sourceUri) {
-        if (sourceUri == null || sourceUri.contains("://")) {
-            return false;
-        }
-        Path p = Path.of(sourceUri);
-        return Files.isRegularFile(p) && Files.isReadable(p);
-    }
 
     /** Frames at the given times (seconds, any order), each encoded at {@code width} (0 keeps the size). */
     public List<Decoded> grab(String file, List<Double> timesSec, int width) throws IOException {

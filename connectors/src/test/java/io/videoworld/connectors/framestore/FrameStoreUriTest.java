@@ -15,9 +15,9 @@ class FrameStoreUriTest {
     Path dir;
 
     @Test
-    void plainPathsAndFileUrisAreLocalOtherSchemesGoThroughFlink() {
+    void plainPathsAreLocalEveryUriGoesThroughFlink() {
         assertInstanceOf(LocalFrameStore.class, FrameStore.open(dir.toString()));
-        assertInstanceOf(LocalFrameStore.class, FrameStore.open(dir.toUri().toString()));
+        assertInstanceOf(FlinkFileSystemFrameStore.class, FrameStore.open(dir.toUri().toString()));
         assertInstanceOf(FlinkFileSystemFrameStore.class, FrameStore.open("s3://bucket/frames"));
         assertInstanceOf(FlinkFileSystemFrameStore.class, FrameStore.open("hdfs://nn:8020/frames"));
     }
@@ -32,8 +32,9 @@ class FrameStoreUriTest {
         try (var files = Files.list(dir.resolve("fs/s1"))) {
             assertTrue(files.allMatch(p -> p.getFileName().toString().equals("0001.jpg")), "no temporary file is left");
         }
-        // the same bytes through the local store at the same URI: the query service reads what the job wrote
+        // the same bytes through a second store at the same URI (as the query service opens it), and as a plain directory
         assertArrayEquals(new byte[] {4, 5}, FrameStore.open(dir.resolve("fs").toUri().toString()).get("s1/0001.jpg").orElseThrow());
+        assertArrayEquals(new byte[] {4, 5}, FrameStore.open(dir.resolve("fs").toString()).get("s1/0001.jpg").orElseThrow());
         assertThrows(IllegalArgumentException.class, () -> store.put("../x.jpg", new byte[] {1}));
     }
 }

@@ -5,7 +5,7 @@ import io.videoworld.connectors.audio.Cue;
 import io.videoworld.connectors.audio.Subtitles;
 import io.videoworld.connectors.audio.Transcriber;
 import io.videoworld.connectors.es.VideoRepository;
-import io.videoworld.connectors.producer.VideoSeeker;
+import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.Args;
@@ -36,6 +36,7 @@ public final class AudioTools {
 
     private final VideoRepository videos;
     private final Transcriber transcriber;
+    private final SourceLocator sources;
     private final Map<String, Transcription> transcripts = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Transcription> e) {
@@ -49,10 +50,14 @@ public final class AudioTools {
         }
     });
 
-    /** @param transcriber the transcription endpoint, or null */
-    public AudioTools(VideoRepository videos, Transcriber transcriber) {
+    /**
+     * @param transcriber the transcription endpoint, or null
+     * @param sources where the recorded source URIs are opened here
+     */
+    public AudioTools(VideoRepository videos, Transcriber transcriber, SourceLocator sources) {
         this.videos = videos;
         this.transcriber = transcriber;
+        this.sources = sources;
     }
 
     private static String key(VideoDoc v) {
@@ -60,11 +65,11 @@ public final class AudioTools {
     }
 
     /** Why a video's audio cannot be read here, or null when it can. */
-    private static String noAudio(VideoDoc v) {
+    private String noAudio(VideoDoc v) {
         if (v.sourceKind() == SourceKind.SCREEN) {
             return "screenshot streams have no audio";
         }
-        if (!VideoSeeker.readable(v.sourceUri())) {
+        if (sources.locate(v.sourceUri()).isEmpty()) {
             return "the source '" + v.sourceUri() + "' is not reachable from the query service";
         }
         if (v.source() != null && !v.source().hasAudio()) {
@@ -84,7 +89,8 @@ public final class AudioTools {
             return known;
         }
         Transcription t;
-        var sidecar = v.sourceKind() == SourceKind.SCREEN ? java.util.Optional.<Path>empty() : Subtitles.sidecar(v.sourceUri());
+        var sidecar = v.sourceKind() == SourceKind.SCREEN ? java.util.Optional.<Path>empty()
+                : sources.localFile(v.sourceUri()).flatMap(f -> Subtitles.sidecar(f.toString()));
         if (sidecar.isPresent()) {
             t = new Transcription(Subtitles.read(sidecar.get()), "subtitles:" + sidecar.get().getFileName(), null);
         } else if (noAudio(v) != null) {
@@ -93,7 +99,7 @@ public final class AudioTools {
             t = new Transcription(List.of(), "none", "no subtitle file beside the source and no transcription endpoint is configured "
                     + "(start the query service with --asr-url)");
         } else {
-            float[] samples = AudioTrack.read(v.sourceUri());
+            float[] samples = AudioTrack.read(sources.locate(v.sourceUri()).orElseThrow());
             List<Cue> cues = new ArrayList<>();
             int chunk = AudioTrack.RATE * 300;
             try {
@@ -137,7 +143,7 @@ public final class AudioTools {
         }
         List<AudioTrack.Event> all = events.get(key(v));
         if (all == null) {
-            all = AudioTrack.events(AudioTrack.read(v.sourceUri()));
+            all = AudioTrack.events(AudioTrack.read(sources.locate(v.sourceUri()).orElseThrow()));
             events.put(key(v), all);
         }
         List<AudioEvent> out = new ArrayList<>();

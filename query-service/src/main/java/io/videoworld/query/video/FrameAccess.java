@@ -2,6 +2,7 @@ package io.videoworld.query.video;
 
 import io.videoworld.connectors.es.FrameRepository;
 import io.videoworld.connectors.framestore.FrameStore;
+import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.connectors.producer.VideoSeeker;
 import io.videoworld.core.FrameDoc;
 import io.videoworld.core.Ids;
@@ -13,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Pictures of a stream at given times. When the source video file is still reachable, frames
- * are decoded from it at the exact time (frame-accurate seek); otherwise the nearest stored
- * keyframe is used, and each image says which it is ({@code origin}) and how far off it is.
+ * Pictures of a stream at given times. When the source video is still reachable (by its recorded
+ * URI, see {@link SourceLocator}), frames are decoded from it at the exact time (frame-accurate
+ * seek); otherwise the nearest stored keyframe is used, and each image says which it is ({@code origin}) and how far off it is.
  */
 public final class FrameAccess {
     /** A frame's picture and where it came from. */
@@ -28,17 +29,30 @@ public final class FrameAccess {
     private final FrameRepository frames;
     private final FrameStore store;
     private final VideoSeeker seeker;
+    private final SourceLocator sources;
 
-    /** @param seeker decodes source files; its owner (the wiring) closes it */
-    public FrameAccess(FrameRepository frames, FrameStore store, VideoSeeker seeker) {
+    /**
+     * @param seeker decodes source files; its owner (the wiring) closes it
+     * @param sources where the recorded source URIs are opened here
+     */
+    public FrameAccess(FrameRepository frames, FrameStore store, VideoSeeker seeker, SourceLocator sources) {
         this.frames = frames;
         this.store = store;
         this.seeker = seeker;
+        this.sources = sources;
     }
 
-    /** Whether frames of {@code v} can be decoded from its source file, which is still reachable. */
+    /** Whether frames of {@code v} can be decoded from its source, which is still reachable and not live. */
     public boolean decodable(VideoDoc v) {
-        return v.sourceKind() == SourceKind.VIDEO && VideoSeeker.readable(v.sourceUri());
+        return source(v).isPresent();
+    }
+
+    /** Where the source of a recorded (not live: it has a duration) video is opened here. */
+    private java.util.Optional<String> source(VideoDoc v) {
+        if (v.sourceKind() != SourceKind.VIDEO || (v.source() != null && v.source().durationMs() == null)) {
+            return java.util.Optional.empty();
+        }
+        return sources.locate(v.sourceUri());
     }
 
     /** The indexed frame nearest to a presentation time (producer numbering). */
@@ -51,8 +65,9 @@ public final class FrameAccess {
     /** Pictures at the given times: decoded from the source when it is reachable, else the nearest stored keyframes. */
     public List<Image> at(VideoDoc v, List<Double> timesSec) throws IOException {
         List<Image> out = new ArrayList<>();
-        if (decodable(v)) {
-            for (VideoSeeker.Decoded d : seeker.grab(v.sourceUri(), timesSec, 0)) {
+        var source = source(v);
+        if (source.isPresent()) {
+            for (VideoSeeker.Decoded d : seeker.grab(source.get(), timesSec, 0)) {
                 out.add(new Image(nearestFrameId(v, d.ptsMs()), d.ptsMs(), d.frame().jpeg(), DECODED, 0));
             }
             return out;
