@@ -77,6 +77,7 @@ class TimelinePageTest {
         WebElement listed = wait.until(b -> b.findElements(By.cssSelector(".stream-item[data-id='" + STREAM + "']")).stream().findFirst().orElse(null));
         assertThat(listed.getText()).contains("3 shots · 2 episodes · 4 tracks").contains("video · ended · 150 frames");
         assertThat(listed.getDomAttribute("class")).contains("active");
+        wait.until(b -> text("live").equals("● live"));
 
         // A time axis with ticks from 0 to the end, and scenes labelled without "shot(s)".
         List<WebElement> ticks = browser.findElements(By.cssSelector("#axis .tick"));
