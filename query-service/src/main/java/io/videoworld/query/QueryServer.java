@@ -172,6 +172,14 @@ public final class QueryServer implements AutoCloseable {
             });
         } catch (java.io.UncheckedIOException gone) {
             // The client closed the connection: nothing to answer.
+        } catch (Exception e) {
+            // Elasticsearch gone mid-stream: the status line is long sent, so the error is the last event.
+            ErrorMapper.Answer a = ErrorMapper.answer(e, "GET /v1/streams/{id}/events");
+            try {
+                events.send("error", new ErrorMapper.Detail(a.code(), a.message(), null));
+            } catch (java.io.UncheckedIOException gone) {
+                // Nobody left to tell.
+            }
         }
     }
 

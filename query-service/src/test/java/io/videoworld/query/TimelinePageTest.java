@@ -2,6 +2,13 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.es.EsDocuments;
+import io.videoworld.core.Names;
+import io.videoworld.core.TrackDoc;
+import io.videoworld.core.TrackPoint;
 import io.videoworld.testkit.SnapshotStreams;
 import io.videoworld.testkit.TestInfra;
 import java.nio.file.Files;
@@ -27,13 +34,14 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The timeline page in Debian's headless Chromium over the kitchen camera (three shots, two
  * episodes, four tracks, detections every 5 frames): the stream list, the time axis, every lane's
- * content, episode details, a track's frame with its boxes, a search result jumping to its time,
- * and a question showing the evidence. Screenshots go to {@code target/screenshots/}.
+ * content, episode details, a track's frame with its boxes, a search result jumping to its time, a
+ * track indexed while the page is open appearing (live events), and a question showing the evidence. Screenshots go to {@code target/screenshots/}.
  * Chromium and chromedriver come from the packages `chromium` and `chromium-driver`, which
  * deploy/setup.sh installs.
  */
 class TimelinePageTest {
     private static final String STREAM = "porch-cam";
+    private static final long EPOCH = 1_700_000_900_000L;
     @TempDir
     static Path tmp;
     private static QueryServer server;
@@ -43,7 +51,7 @@ class TimelinePageTest {
     @BeforeAll
     static void start() throws Exception {
         assertThat(Path.of("/usr/bin/chromium")).as("Debian's chromium package (apt-get install chromium chromium-driver)").exists();
-        SnapshotStreams.indexCam(TestInfra.get().elasticsearchUrl(), tmp, STREAM, 1_700_000_900_000L, null);
+        SnapshotStreams.indexCam(TestInfra.get().elasticsearchUrl(), tmp, STREAM, EPOCH, null);
         server = new QueryServer(QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString())).start("127.0.0.1", 0);
         ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless", "--no-sandbox",
                 "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
@@ -77,6 +85,7 @@ class TimelinePageTest {
         WebElement listed = wait.until(b -> b.findElements(By.cssSelector(".stream-item[data-id='" + STREAM + "']")).stream().findFirst().orElse(null));
         assertThat(listed.getText()).contains("3 shots · 2 episodes · 4 tracks").contains("video · ended · 150 frames");
         assertThat(listed.getDomAttribute("class")).contains("active");
+        wait.until(b -> text("live").equals("● live"));
 
         // A time axis with ticks from 0 to the end, and scenes labelled without "shot(s)".
         List<WebElement> ticks = browser.findElements(By.cssSelector("#axis .tick"));
@@ -130,6 +139,21 @@ class TimelinePageTest {
         assertThat(browser.findElements(By.cssSelector("#viewer .box span"))).extracting(WebElement::getText)
                 .containsExactlyInAnyOrder("person 0.88", "cup 0.64");
         screenshot("timeline-search");
+
+        // A track indexed while the page is open arrives as a live event and the lanes are redrawn.
+        try (RestClientTransport t = EsClients.transport(TestInfra.get().elasticsearchUrl())) {
+            ElasticsearchClient es = EsClients.sync(t);
+            TrackPoint a = new TrackPoint(110, 4400, 400, 200, 480, 300, 0.7);
+            TrackPoint b = new TrackPoint(140, 5600, 500, 200, 580, 300, 0.7);
+            TrackDoc dog = new TrackDoc(STREAM, EPOCH, 9, "dog", 640, 360, a, b, 2, 0.7, false, 0, List.of(a, b), null);
+            SnapshotStreams.write(es, EsDocuments.track(dog));
+            try {
+                wait.until(x -> x.findElements(By.cssSelector("#tracks .bar[data-category='dog']")).size() == 1);
+                assertThat(browser.findElement(By.cssSelector("#tracks .bar[data-category='dog']")).getText()).isEqualTo("dog #9");
+            } finally {
+                es.delete(d -> d.index(Names.TRACKS_INDEX).id(dog.id()).refresh(co.elastic.clients.elasticsearch._types.Refresh.True));
+            }
+        }
 
         browser.findElement(By.id("question")).sendKeys("When does the porch light come on?");
         browser.findElement(By.id("ask")).click();
