@@ -43,11 +43,36 @@ push() { java -cp "$cp_conn" io.videoworld.connectors.producer.VideoWorldCli pus
 count() { curl -fsS -m 5 "$es/$1/_count?q=stream_id:$2" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])' 2>/dev/null || echo -1; }
 counts() { echo "$(count vw-frames "$1") $(count vw-shots "$1") $(count vw-tracks "$1") $(count vw-episodes "$1") $(count vw-videos "$1")"; }
 last_change=0
-quiet() { # stream: wait until every count holds still for 20 s; $last_change: when they last moved
+# CPU seconds per component (from the pid files) and of the whole machine, so a throughput run can say what was busy
+cpu_snapshot() { # file: "name cpu-seconds" lines, "machine busy-seconds total-seconds"
+  local tck; tck=$(getconf CLK_TCK)
+  { for f in "$state"/run/*.pid; do
+      local n; n=$(basename "$f" .pid)
+      [ -r "/proc/$(cat "$f")/stat" ] && awk -v n="$n" -v t="$tck" '{ sub(/^.*\) /, ""); print n, ($12 + $13) / t }' "/proc/$(cat "$f")/stat"
+    done
+    awk -v t="$tck" '/^cpu / { print "machine", ($2 + $3 + $4 + $7 + $8) / t, ($2 + $3 + $4 + $5 + $6 + $7 + $8) / t }' /proc/stat
+  } >"$1" 2>/dev/null || true
+}
+cpu_share() { # before after seconds: cores used per component over the window, and the machine's busy fraction
+  python3 - "$1" "$2" "$3" <<'PY'
+import sys
+def read(p):
+    out = {}
+    for line in open(p):
+        f = line.split()
+        out[f[0]] = [float(x) for x in f[1:]]
+    return out
+a, b, secs = read(sys.argv[1]), read(sys.argv[2]), float(sys.argv[3])
+cores = " ".join(f"{n}={(b[n][0] - a[n][0]) / secs:.2f}" for n in sorted(b) if n in a and n != "machine")
+busy = (b["machine"][0] - a["machine"][0]) / max(1e-9, b["machine"][1] - a["machine"][1])
+print(f"cores: {cores} machine_busy={busy:.2f}")
+PY
+}
+quiet() { # stream: wait until every count holds still for 20 s; $last_change: when they last moved (CPU snapshot then in cpu-end)
   local last="" same=0 c
   for _ in $(seq 1 600); do
     c=$(counts "$1")
-    if [ "$c" = "$last" ] && [ "${c%% *}" -gt 0 ]; then same=$((same + 1)); else same=0; last=$c; last_change=$(now); fi
+    if [ "$c" = "$last" ] && [ "${c%% *}" -gt 0 ]; then same=$((same + 1)); else same=0; last=$c; last_change=$(now); cpu_snapshot "$state/cpu-end"; fi
     [ $same -ge 20 ] && { log "$1 settled: frames shots tracks episodes videos = $c"; return 0; }
     sleep 1
   done
@@ -74,6 +99,7 @@ t_clean=$(now)
 log "pushing the clean run (stream vwclean, $seconds s of video)"
 # --streams K (only with --clean-only): K copies pushed at once as vwclean, vwclean2, ... (the job keys by stream)
 [ "$streams" -gt 1 ] && [ $clean_only = 0 ] && { echo "--streams needs --clean-only" >&2; exit 2; }
+cpu_snapshot "$state/cpu-start"
 for i in $(seq 2 "$streams"); do push "vwclean$i" >&2 & done
 push vwclean >&2
 wait
@@ -86,7 +112,10 @@ fps=$(python3 -c "print(f'{$expected / ($last_change - $t_clean):.1f}')")
 log "clean run: $expected frames indexed in $ingest_s s from the push's start ($fps frames/s; $clean_s s to settled)"
 
 if [ $clean_only = 1 ]; then # throughput only (e.g. VW_CLUSTER_TMS=1 vs 2)
-  echo "$(date -u +%FT%TZ) TMs=${VW_CLUSTER_TMS:-2} slots=${VW_CLUSTER_SLOTS:-2} parallelism=${VW_CLUSTER_PARALLELISM:-2} video=${seconds}s streams=$streams frames=$expected ingest_s=$ingest_s frames_per_s=$fps" | tee -a "$state/../cluster-throughput.txt"
+  # which TaskManagers ran the job's tasks (slots taken per TaskManager)
+  placement=$(curl -fsS -m 3 "$flink/taskmanagers" | python3 -c 'import json,sys
+print(" ".join("%s:%d" % (t["id"], t["slotsNumber"] - t["freeSlots"]) for t in json.load(sys.stdin)["taskmanagers"]))' 2>/dev/null || echo "?")
+  echo "$(date -u +%FT%TZ) TMs=${VW_CLUSTER_TMS:-2} slots=${VW_CLUSTER_SLOTS:-2} parallelism=${VW_CLUSTER_PARALLELISM:-2} video=${seconds}s streams=$streams frames=$expected ingest_s=$ingest_s frames_per_s=$fps slots_used=[$placement] $(cpu_share "$state/cpu-start" "$state/cpu-end" "$ingest_s")" | tee -a "$state/../cluster-throughput.txt"
   exit 0
 fi
 log "pushing the faulty run (stream vwfault) in the background"
