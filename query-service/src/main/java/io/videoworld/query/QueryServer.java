@@ -13,17 +13,19 @@ import io.videoworld.query.api.OpenApi;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.mcp.McpHttp;
 import io.videoworld.query.video.FrameRenderer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.servlet.ServletHolder;
 
 /**
  * The query service over HTTP: {@code /health}, {@code /openapi.json}, {@code /docs},
  * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}} and
- * {@code /v1/ask} (JSON, or server-sent events). It only serves: what answers is put together by
+ * {@code /v1/ask} (JSON, or server-sent events), and the same tools over MCP at {@code /mcp} ({@link McpHttp}). It only serves: what answers is put together by
  * {@link QueryWiring} from one {@link QueryConfig}. Errors are JSON
  * {@code {"error": {code, message, field}}}, mapped in one place ({@link ErrorMapper}).
  */
@@ -32,6 +34,7 @@ public final class QueryServer implements AutoCloseable {
     private final QueryWiring wiring;
     private final JsonBodies bodies;
     private final Javalin app;
+    private final McpHttp mcp;
     /** Where {@link #start} binds; read by the connector Javalin creates when it starts. */
     private volatile String bindHost;
     private volatile int bindPort;
@@ -41,6 +44,7 @@ public final class QueryServer implements AutoCloseable {
         this.config = config;
         this.wiring = new QueryWiring(config);
         this.bodies = new JsonBodies(config.limits());
+        this.mcp = new McpHttp(config.auth(), wiring.dispatcher(), config.limits().maxBodyBytes());
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
@@ -55,6 +59,12 @@ public final class QueryServer implements AutoCloseable {
                 connector.setHost(bindHost);
                 connector.setPort(bindPort);
                 return connector;
+            });
+            // MCP's servlet beside Javalin's: an exact path mapping wins over Javalin's "/*".
+            cfg.jetty.modifyServletContextHandler(handler -> {
+                ServletHolder holder = new ServletHolder(mcp);
+                holder.setAsyncSupported(true);
+                handler.addServlet(holder, McpHttp.PATH);
             });
         });
         ToolDispatcher dispatcher = wiring.dispatcher();
@@ -150,6 +160,7 @@ public final class QueryServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
+            mcp.close();
             app.stop();
         } finally {
             wiring.close();
