@@ -24,7 +24,8 @@ import org.eclipse.jetty.servlet.ServletHolder;
 
 /**
  * The query service over HTTP: {@code /health}, {@code /openapi.json}, {@code /docs},
- * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}} and
+ * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}}, {@code /v1/streams} (list,
+ * {@code DELETE /v1/streams/{id}}) and
  * {@code /v1/ask} (JSON, or server-sent events), and the same tools over MCP at {@code /mcp} ({@link McpHttp}). It only serves: what answers is put together by
  * {@link QueryWiring} from one {@link QueryConfig}. Errors are JSON
  * {@code {"error": {code, message, field}}}, mapped in one place ({@link ErrorMapper}).
@@ -77,6 +78,8 @@ public final class QueryServer implements AutoCloseable {
         app.post("/v1/tools/{name}", ctx -> ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), bodies.read(ctx.req()))));
         app.get("/v1/frames/{id}", this::frame);
         app.post("/v1/ask", this::ask);
+        app.get("/v1/streams", ctx -> ctx.json(wiring.streams().list(ctx.attribute("caller"))));
+        app.delete("/v1/streams/{id}", ctx -> ctx.json(wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
         app.exception(Exception.class, ErrorMapper::respond);
     }
 

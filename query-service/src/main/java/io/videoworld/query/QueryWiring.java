@@ -25,7 +25,11 @@ import io.videoworld.query.perception.DescribeTools;
 import io.videoworld.query.perception.ObjectFinder;
 import io.videoworld.query.perception.ObjectTools;
 import io.videoworld.query.perception.SceneTools;
+import io.videoworld.connectors.es.StreamIndex;
 import io.videoworld.query.retrieval.EvidenceSearch;
+import io.videoworld.query.streams.Retention;
+import io.videoworld.query.streams.StreamsService;
+import java.time.Clock;
 import io.videoworld.query.retrieval.RetrievalTools;
 import io.videoworld.query.retrieval.SimilarityTools;
 import io.videoworld.query.video.CropTools;
@@ -50,6 +54,8 @@ final class QueryWiring implements AutoCloseable {
     private final AskService ask;
     private final FrameRenderer frames;
     private final ServiceHealth health;
+    private final StreamsService streams;
+    private final Retention retention;
 
     QueryWiring(QueryConfig c) {
         this.transport = EsClients.transport(c.esUrl());
@@ -62,7 +68,10 @@ final class QueryWiring implements AutoCloseable {
         PerceptionRepository perception = new PerceptionRepository(es);
         MemoryRepository memory = new MemoryRepository(es);
         ObjectRepository objects = new ObjectRepository(es);
-        FrameAccess access = new FrameAccess(frameDocs, FrameStore.open(c.frameStore()), seeker);
+        FrameStore store = FrameStore.open(c.frameStore());
+        FrameAccess access = new FrameAccess(frameDocs, store, seeker);
+        this.streams = new StreamsService(new StreamIndex(es), store);
+        this.retention = c.retention() == null ? null : new Retention(c.retention(), streams, Clock.systemUTC());
         this.frames = new FrameRenderer(videos, access, c.limits());
 
         VideoTools video = new VideoTools(videos, segments);
@@ -124,8 +133,15 @@ final class QueryWiring implements AutoCloseable {
         return health;
     }
 
+    StreamsService streams() {
+        return streams;
+    }
+
     @Override
     public void close() throws Exception {
+        if (retention != null) {
+            retention.close();
+        }
         try {
             transport.close();
         } finally {

@@ -6,6 +6,7 @@ import io.videoworld.connectors.llm.LlmConfig;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.auth.Auth;
+import io.videoworld.query.streams.RetentionPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +58,10 @@ public final class ServiceOptions {
             + "where /health reads the ingest job's state; 'none' to not check it (default: ${DEFAULT-VALUE})")
     String flinkUrl;
 
+    @Option(names = "--retention", defaultValue = "${sys:vw.retention}", description = "vw.retention: how long indexed data is kept, "
+            + "e.g. 30d, 12h, P7D; older documents and stored frames are deleted on a schedule (default: kept)")
+    String retention;
+
     /**
      * The configuration these options name; models that fail to load are left out with one line on
      * stderr saying what is lost.
@@ -66,6 +71,9 @@ public final class ServiceOptions {
     QueryConfig config() throws IOException {
         QueryConfig config = QueryConfig.of(esUrl, frameStore).withIngest(IngestHealth.of(flinkUrl))
                 .withAuth(Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")));
+        if (retention != null && !retention.isBlank()) {
+            config = config.withRetention(RetentionPolicy.of(RetentionPolicy.parse("--retention", retention)));
+        }
         if (llmUrl != null) {
             config = config.withLlm(new LlmClient(new LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
                     Duration.ofSeconds(llmTimeout), 2, llmVision)));

@@ -17,6 +17,12 @@ public interface FrameStore {
     /** The bytes under the key, or empty when there are none. */
     Optional<byte[]> get(String key) throws IOException;
 
+    /** Removes the bytes under the key; a key with none is no error. */
+    void delete(String key) throws IOException;
+
+    /** Removes every key under {@code streamId + "/"}: all a stream's stored frames. */
+    void deleteStream(String streamId) throws IOException;
+
     /** A store from a location: a directory path, a {@code file://} URI, or a Flink FileSystem URI. */
     static FrameStore open(String location) {
         java.net.URI uri = uriOf(location);
