@@ -2,30 +2,15 @@ package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.VersionType;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.EsClients;
-import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsIndices;
-import io.videoworld.connectors.es.EsWrite;
-import io.videoworld.connectors.framestore.LocalFrameStore;
-import io.videoworld.core.EpisodeDoc;
-import io.videoworld.core.FrameDoc;
 import io.videoworld.core.Keyframe;
-import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Json;
-import io.videoworld.core.Segment;
-import io.videoworld.core.SourceInfo;
-import io.videoworld.core.SourceKind;
-import io.videoworld.core.TrackDoc;
-import io.videoworld.core.TrackPoint;
-import io.videoworld.core.VideoDoc;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.streams.RetentionPolicy;
 import io.videoworld.testkit.TestInfra;
-import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code GET /v1/streams} with counts from every index, {@code DELETE /v1/streams/{id}} (documents
  * in every index and the stored keyframes; who may), and retention by age applied on a schedule.
- * Streams are written with the ingest job's own document code ({@link EsDocuments}).
+ * Streams are written with the ingest job's own document code ({@link IndexedStreams}).
  */
 class StreamsTest {
     private static final String ADMIN = "streams-admin-token-0123456789";
@@ -65,48 +50,6 @@ class StreamsTest {
     @AfterAll
     static void stop() throws Exception {
         server.close();
-    }
-
-    /**
-     * A stream of {@code seconds} steps from {@code epoch}: a keyframe each step (document and
-     * stored JPEG), a shot, an episode and a track every two steps of {@code stepMs}.
-     */
-    static void write(String stream, long epoch, int seconds, Path frames) throws Exception {
-        write(stream, epoch, seconds, 1000, frames);
-    }
-
-    static void write(String stream, long epoch, int seconds, long stepMs, Path frames) throws Exception {
-        LocalFrameStore store = new LocalFrameStore(frames);
-        try (RestClientTransport t = EsClients.transport(es)) {
-            ElasticsearchClient c = EsClients.sync(t);
-            EsIndices.ensure(c, EsIndices.ALL);
-            long lastMs = (seconds - 1) * stepMs;
-            put(c, EsDocuments.video(new VideoDoc(stream, SourceKind.SCREEN, "/screens/" + stream, new SourceInfo(1, null, null, null, false, 0, 0,
-                    null, null, 320, 200, 1), epoch, epoch, epoch + lastMs, lastMs, seconds, 1, 0, seconds - 1, 320, 200, VideoDoc.LIVE)));
-            for (int s = 0; s < seconds; s++) {
-                String key = Keyframe.storeKey(stream, epoch, s);
-                store.put(key, new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) s});
-                put(c, EsDocuments.frame(new FrameDoc(stream, epoch, s, s * stepMs, epoch + s * stepMs, 0, 320, 200, 3, SourceKind.SCREEN,
-                        stream + ":shot:" + String.format("%010d", s / 2 * 2), null, "first", key)));
-            }
-            for (int s = 0; s + 1 < seconds; s += 2) {
-                long a = s * stepMs;
-                long b = a + 2 * stepMs;
-                put(c, EsDocuments.segment(new Segment(stream, Segment.SHOT, epoch, SourceKind.SCREEN, s, s + 2, a, b, epoch + a, epoch + b,
-                        s == 0 ? "start" : "cut", "chrome", 1, s, 1, s, List.of(new KeyframeRef(s, a, epoch + a, 0, 320, 200, 3, "first")), true)));
-                put(c, EsDocuments.episode(new EpisodeDoc(stream, epoch, s / 2 + 1, 1, "screen_activity", "user", epoch + a, epoch + b, a, b,
-                        "mail", "Reading mail " + s, "[details]", List.of(), List.of(), 1, null, "rules", true, false)));
-                TrackPoint p = new TrackPoint(s, a, 10, 10, 50, 50, 0.9);
-                TrackPoint q = new TrackPoint(s + 1, a + stepMs, 12, 10, 52, 50, 0.9);
-                put(c, EsDocuments.track(new TrackDoc(stream, epoch, s / 2 + 1, "person", 320, 200, p, q, 2, 0.9, false, 0, List.of(p, q), null)));
-            }
-            c.indices().refresh(r -> r.index("vw-*"));
-        }
-    }
-
-    private static void put(ElasticsearchClient c, EsWrite w) throws Exception {
-        c.index(i -> i.index(w.index()).id(w.id()).version(w.version()).versionType(VersionType.ExternalGte)
-                .withJson(new ByteArrayInputStream(w.json())));
     }
 
     /** Documents of {@code stream} in {@code index}, counted by Elasticsearch itself. */
@@ -135,7 +78,7 @@ class StreamsTest {
     @Test
     void theListCountsWhatEachIndexHoldsAndShowsOnlyReadableStreams() throws Exception {
         long epoch = 1_700_001_000_000L;
-        write("lobby-list", epoch, 10, tmp.resolve("frames"));
+        IndexedStreams.write(es, "lobby-list", epoch, 10, tmp.resolve("frames"));
         JsonNode s = listed(ADMIN, "lobby-list");
         assertThat(s).isNotNull();
         assertThat(s.get("kind").asText()).isEqualTo("screen");
@@ -147,7 +90,7 @@ class StreamsTest {
         assertThat(s.get("time_range").get("start_ms").asLong()).isEqualTo(epoch);
         assertThat(s.get("time_range").get("duration_seconds").asDouble()).isEqualTo(9.0);
         assertThat(s.get("last_activity").asText()).isEqualTo(java.time.Instant.ofEpochMilli(epoch + 9000).toString());
-        write("garage-list", epoch, 4, tmp.resolve("frames"));
+        IndexedStreams.write(es, "garage-list", epoch, 4, tmp.resolve("frames"));
         assertThat(listed(LOBBY, "lobby-list")).isNotNull();
         assertThat(listed(LOBBY, "garage-list")).as("another team's stream").isNull();
         assertThat(listed(ADMIN, "garage-list").get("shots").asLong()).isEqualTo(2);
@@ -157,8 +100,8 @@ class StreamsTest {
     void deletingAStreamRemovesItEverywhereAndOnlyForThoseWhoMayReadIt() throws Exception {
         long epoch = 1_700_002_000_000L;
         Path frames = tmp.resolve("frames");
-        write("garage-del", epoch, 6, frames);
-        write("lobby-keep", epoch, 6, frames);
+        IndexedStreams.write(es, "garage-del", epoch, 6, frames);
+        IndexedStreams.write(es, "lobby-keep", epoch, 6, frames);
         assertThat(send("DELETE", "/v1/streams/garage-del", LOBBY).statusCode()).isEqualTo(403);
         assertThat(send("DELETE", "/v1/streams/lobby-never-indexed", LOBBY).statusCode()).isEqualTo(404);
         HttpResponse<String> r = send("DELETE", "/v1/streams/garage-del", ADMIN);
@@ -184,10 +127,10 @@ class StreamsTest {
         Path frames = tmp.resolve("retained");
         long now = System.currentTimeMillis();
         // Ten seconds of a stream that ended a day ago, and one whose first half is older than the hour kept.
-        write("ret-old", now - 24 * HOUR, 10, frames);
+        IndexedStreams.write(es, "ret-old", now - 24 * HOUR, 10, frames);
         long minute = 60_000;
         long epoch = now - HOUR - 5 * minute + 30_000;
-        write("ret-live", epoch, 10, minute, frames);
+        IndexedStreams.write(es, "ret-live", epoch, 10, minute, frames);
         try (QueryServer kept = new QueryServer(QueryConfig.of(es, frames.toString())
                 .withRetention(new RetentionPolicy(Duration.ofHours(1), Duration.ofMillis(200), List.of("ret-*")))).start("127.0.0.1", 0)) {
             long deadline = System.currentTimeMillis() + 20_000;
