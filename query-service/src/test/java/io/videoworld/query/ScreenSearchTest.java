@@ -117,5 +117,8 @@ class ScreenSearchTest {
         HttpResponse<String> empty = search("temporal_search", ", \"window_title\": \"\"");
         assertThat(empty.statusCode()).isEqualTo(400);
         assertThat(empty.body()).contains("\"field\":\"window_title\"");
+        HttpResponse<String> tooLong = search("temporal_search", ", \"window_title\": \"" + "w".repeat(201) + "\"");
+        assertThat(tooLong.statusCode()).isEqualTo(400);
+        assertThat(tooLong.body()).contains("\"field\":\"window_title\"");
     }
 }

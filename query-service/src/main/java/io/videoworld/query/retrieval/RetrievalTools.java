@@ -131,6 +131,11 @@ public final class RetrievalTools {
             throw ApiException.badField(app != null ? "app" : "window_title", "'" + v.streamId()
                     + "' is a video, not a screen stream: it has no applications or window titles to filter on");
         }
+        for (String[] f : new String[][] {{"app", app}, {"window_title", title}}) {
+            if (f[1] != null && f[1].length() > 200) {
+                throw ApiException.badField(f[0], "'" + f[0] + "' is longer than 200 characters");
+            }
+        }
         if (app != null && ScreenTitles.app(app) == null) {
             throw ApiException.badField("app", "an application name needs a letter or a digit");
         }
