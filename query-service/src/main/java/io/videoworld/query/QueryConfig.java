@@ -7,6 +7,7 @@ import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.RequestLimits;
 import io.videoworld.query.auth.Auth;
+import io.videoworld.query.streams.RetentionPolicy;
 import java.util.Objects;
 
 /**
@@ -26,9 +27,10 @@ import java.util.Objects;
  * @param limits how much one request may ask (body size, JSON depth, id lengths, pixels)
  * @param ingest where {@code /health} reads the ingest job's state
  * @param sources where the source URIs the producer recorded are opened here (source roots for another machine's paths)
+ * @param retention how long indexed data is kept ({@code vw.retention}); null keeps it
  */
 public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
-        Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources) {
+        Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources, RetentionPolicy retention) {
 
     public QueryConfig {
         Objects.requireNonNull(esUrl, "esUrl");
@@ -42,39 +44,43 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
     /** A server over Elasticsearch and a frame store, with auth off, no models, the default limits and no ingest job check. */
     public static QueryConfig of(String esUrl, String frameStore) {
         return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null),
-                SourceLocator.direct());
+                SourceLocator.direct(), null);
     }
 
     public QueryConfig withAuth(Auth auth) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     public QueryConfig withLlm(LlmClient llm) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     public QueryConfig withEmbedder(TextEmbedder embedder) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     public QueryConfig withDetector(ObjectDetector detector) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     public QueryConfig withTranscriber(Transcriber transcriber) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     public QueryConfig withLimits(RequestLimits limits) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     public QueryConfig withIngest(IngestHealth ingest) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     public QueryConfig withSources(SourceLocator sources) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+    }
+
+    public QueryConfig withRetention(RetentionPolicy retention) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
     }
 
     /** The model when it accepts images, else null. */

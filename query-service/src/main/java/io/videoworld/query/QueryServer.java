@@ -15,18 +15,20 @@ import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
 import io.videoworld.query.live.IndexTail;
 import io.videoworld.query.live.LiveEvents;
+import io.videoworld.query.mcp.McpHttp;
 import io.videoworld.query.video.FrameRenderer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.servlet.ServletHolder;
 
 /**
  * The query service over HTTP: {@code /health}, {@code /openapi.json}, {@code /docs},
- * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}} and
- * {@code /v1/ask} (JSON, or server-sent events), {@code /v1/streams/{id}/events} (server-sent events) and
- * {@code /v1/alerts}. It only serves: what answers is put together by
+ * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}}, {@code /v1/streams} (list,
+ * {@code DELETE /v1/streams/{id}}), {@code /v1/ask} (JSON, or server-sent events), {@code /v1/streams/{id}/events}
+ * (server-sent events), {@code /v1/alerts}, and the same tools over MCP at {@code /mcp} ({@link McpHttp}). It only serves: what answers is put together by
  * {@link QueryWiring} from one {@link QueryConfig}. Errors are JSON
  * {@code {"error": {code, message, field}}}, mapped in one place ({@link ErrorMapper}).
  */
@@ -35,6 +37,7 @@ public final class QueryServer implements AutoCloseable {
     private final QueryWiring wiring;
     private final JsonBodies bodies;
     private final Javalin app;
+    private final McpHttp mcp;
     /** Where {@link #start} binds; read by the connector Javalin creates when it starts. */
     private volatile String bindHost;
     private volatile int bindPort;
@@ -44,6 +47,7 @@ public final class QueryServer implements AutoCloseable {
         this.config = config;
         this.wiring = new QueryWiring(config);
         this.bodies = new JsonBodies(config.limits());
+        this.mcp = new McpHttp(config.auth(), wiring.dispatcher(), config.limits().maxBodyBytes());
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
@@ -58,6 +62,12 @@ public final class QueryServer implements AutoCloseable {
                 connector.setHost(bindHost);
                 connector.setPort(bindPort);
                 return connector;
+            });
+            // MCP's servlet beside Javalin's: an exact path mapping wins over Javalin's "/*".
+            cfg.jetty.modifyServletContextHandler(handler -> {
+                ServletHolder holder = new ServletHolder(mcp);
+                holder.setAsyncSupported(true);
+                handler.addServlet(holder, McpHttp.PATH);
             });
         });
         ToolDispatcher dispatcher = wiring.dispatcher();
@@ -76,8 +86,8 @@ public final class QueryServer implements AutoCloseable {
             ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
             ctx.json(wiring.timeline().lanes(stream));
         });
-        // A minimal stream list for the timeline page (StreamSummaries); stream management is separate.
         app.get("/v1/streams", ctx -> ctx.json(wiring.streams().list(ctx.attribute("caller"))));
+        app.delete("/v1/streams/{id}", ctx -> ctx.json(wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
         app.post("/v1/alerts", ctx -> ctx.status(201).json(wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req()))));
         app.get("/v1/alerts", ctx -> ctx.json(wiring.alerts().list(ctx.attribute("caller"))));
         app.delete("/v1/alerts/{id}", ctx -> ctx.json(wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
@@ -205,6 +215,7 @@ public final class QueryServer implements AutoCloseable {
         try {
             // Open event streams poll until told to stop; Jetty would otherwise wait for them.
             wiring.live().close();
+            mcp.close();
             app.stop();
         } finally {
             wiring.close();

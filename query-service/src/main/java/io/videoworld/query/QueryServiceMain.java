@@ -1,24 +1,14 @@
 package io.videoworld.query;
 
-import io.videoworld.connectors.audio.Transcriber;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmConfig;
-import io.videoworld.connectors.producer.SourceLocator;
-import io.videoworld.perception.ObjectDetector;
-import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.auth.Auth;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /** Starts the query service and serves until the process is stopped. */
-@Command(name = "query-service", mixinStandardHelpOptions = true, description = "Serve the VideoWorld tools over REST.")
+@Command(name = "query-service", mixinStandardHelpOptions = true, description = "Serve the VideoWorld tools over REST and MCP (/mcp).")
 public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to bind (default: ${DEFAULT-VALUE})")
     String host;
@@ -26,50 +16,8 @@ public final class QueryServiceMain implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8080", description = "port (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = "--es-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE})")
-    String esUrl;
-
-    @Option(names = "--frame-store", defaultValue = ".vw/frames", description = "keyframe store: the ingest job's vw.frame-store URI "
-            + "(file://, s3://, hdfs://; settings from $VW_FS_CONF_DIR/config.yaml) or a directory (default: ${DEFAULT-VALUE})")
-    String frameStore;
-
-    @Option(names = "--source-root", paramLabel = "FROM=TO", description = "open recorded sources under FROM (a path or URI prefix, "
-            + "as the producer recorded it) at TO here (a path or an http(s) URL prefix); repeatable, the first match wins")
-    List<String> sourceRoots = new java.util.ArrayList<>();
-
-    @Option(names = "--tokens", description = "JSON file of bearer tokens and the streams each may read; "
-            + "VW_ADMIN_TOKEN adds an admin token; with neither, authentication is off")
-    Path tokens;
-
-    @Option(names = "--llm-url", description = "OpenAI-compatible endpoint base, e.g. http://localhost:11434/v1 (none: evidence mode)")
-    String llmUrl;
-
-    @Option(names = "--llm-model", description = "model name for --llm-url")
-    String llmModel;
-
-    @Option(names = "--llm-vision", description = "the model accepts images")
-    boolean llmVision;
-
-    @Option(names = "--llm-timeout", defaultValue = "60", description = "seconds per model call (default: ${DEFAULT-VALUE})")
-    int llmTimeout;
-
-    @Option(names = "--models", defaultValue = ".vw/models", description = "models from deploy/models.sh, for question embeddings (default: ${DEFAULT-VALUE})")
-    Path models;
-
-    @Option(names = "--asr-url", description = "OpenAI-compatible transcription endpoint (…/v1) for get_transcript; "
-            + "key from $VW_ASR_KEY (default: subtitles beside the source only)")
-    String asrUrl;
-
-    @Option(names = "--asr-model", defaultValue = "whisper-1", description = "transcription model name (default: ${DEFAULT-VALUE})")
-    String asrModel;
-
-    @Option(names = "--detect-model", defaultValue = "centernet", description = "detector for frames with no stored detections: "
-            + "centernet, yolo:PATH.onnx or torchscript:PATH.pt (default: ${DEFAULT-VALUE})")
-    String detectModel;
-
-    @Option(names = "--flink-url", defaultValue = "http://localhost:8081", description = "Flink's REST API (the dashboard), "
-            + "where /health reads the ingest job's state; 'none' to not check it (default: ${DEFAULT-VALUE})")
-    String flinkUrl;
+    @Mixin
+    ServiceOptions options;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new QueryServiceMain()).execute(args));
@@ -77,38 +25,12 @@ public final class QueryServiceMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        IngestHealth ingest;
+        QueryConfig config;
         try {
-            ingest = IngestHealth.of(flinkUrl);
+            config = options.config();
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             return 2;
-        }
-        SourceLocator sources;
-        try {
-            sources = SourceLocator.withRoots(sourceRoots);
-        } catch (IllegalArgumentException e) {
-            System.err.println("--source-root: " + e.getMessage());
-            return 2;
-        }
-        QueryConfig config = QueryConfig.of(esUrl, frameStore).withIngest(ingest).withSources(sources)
-                .withAuth(Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")));
-        if (llmUrl != null) {
-            config = config.withLlm(new LlmClient(new LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),
-                    Duration.ofSeconds(llmTimeout), 2, llmVision)));
-        }
-        try {
-            config = config.withEmbedder(TextEmbedder.load(models));
-        } catch (IOException e) {
-            System.err.println("evidence search without embeddings: " + e.getMessage());
-        }
-        try {
-            config = config.withDetector(ObjectDetector.load(models, detectModel, List.of(), 640, 0.1));
-        } catch (IOException | RuntimeException e) {
-            System.err.println("detect_objects answers from stored detections only: " + e.getMessage());
-        }
-        if (asrUrl != null) {
-            config = config.withTranscriber(new Transcriber(asrUrl, asrModel, System.getenv("VW_ASR_KEY"), Duration.ofMinutes(5)));
         }
         QueryServer server = new QueryServer(config).start(host, port);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -121,8 +43,8 @@ public final class QueryServiceMain implements Callable<Integer> {
                 stopped.countDown();
             }
         }));
-        System.out.println("query service on http://" + host + ":" + server.port() + " (Elasticsearch " + esUrl
-                + ", ingest job from Flink at " + flinkUrl + ")");
+        System.out.println("query service on http://" + host + ":" + server.port() + " (Elasticsearch " + options.esUrl
+                + ", ingest job from Flink at " + options.flinkUrl + ")");
         stopped.await();
         return 0;
     }

@@ -27,9 +27,12 @@ import io.videoworld.query.perception.DescribeTools;
 import io.videoworld.query.perception.ObjectFinder;
 import io.videoworld.query.perception.ObjectTools;
 import io.videoworld.query.perception.SceneTools;
+import io.videoworld.connectors.es.StreamIndex;
 import io.videoworld.query.retrieval.EvidenceSearch;
-import io.videoworld.query.timeline.StreamSummaries;
 import io.videoworld.query.timeline.TimelineLanes;
+import io.videoworld.query.streams.Retention;
+import io.videoworld.query.streams.StreamsService;
+import java.time.Clock;
 import io.videoworld.query.retrieval.RetrievalTools;
 import io.videoworld.query.retrieval.SimilarityTools;
 import io.videoworld.query.video.CropTools;
@@ -61,7 +64,8 @@ final class QueryWiring implements AutoCloseable {
     private final LiveEvents live;
     private final Alerts alerts;
     private final TimelineLanes timeline;
-    private final StreamSummaries streams;
+    private final StreamsService streams;
+    private final Retention retention;
 
     QueryWiring(QueryConfig c) {
         this.transport = EsClients.transport(c.esUrl());
@@ -74,7 +78,10 @@ final class QueryWiring implements AutoCloseable {
         PerceptionRepository perception = new PerceptionRepository(es);
         MemoryRepository memory = new MemoryRepository(es);
         ObjectRepository objects = new ObjectRepository(es);
-        FrameAccess access = new FrameAccess(frameDocs, FrameStore.open(c.frameStore()), seeker, c.sources());
+        FrameStore store = FrameStore.open(c.frameStore());
+        FrameAccess access = new FrameAccess(frameDocs, store, seeker, c.sources());
+        this.streams = new StreamsService(new StreamIndex(es), store);
+        this.retention = c.retention() == null ? null : new Retention(c.retention(), streams, Clock.systemUTC());
         this.frames = new FrameRenderer(videos, access, c.limits());
 
         VideoTools video = new VideoTools(videos, segments);
@@ -121,7 +128,6 @@ final class QueryWiring implements AutoCloseable {
         this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
         this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS);
         this.timeline = new TimelineLanes(es, videos, objects);
-        this.streams = new StreamSummaries(es);
     }
 
     ToolDispatcher dispatcher() {
@@ -140,10 +146,6 @@ final class QueryWiring implements AutoCloseable {
         return timeline;
     }
 
-    StreamSummaries streams() {
-        return streams;
-    }
-
     Alerts alerts() {
         return alerts;
     }
@@ -156,8 +158,15 @@ final class QueryWiring implements AutoCloseable {
         return health;
     }
 
+    StreamsService streams() {
+        return streams;
+    }
+
     @Override
     public void close() throws Exception {
+        if (retention != null) {
+            retention.close();
+        }
         try {
             alerts.close();
             transport.close();

@@ -57,6 +57,16 @@ public final class EsDocuments {
         node.remove("status");
         node.remove("failure");
         node.put("perception_status", p.status() == null ? Perception.OK : p.status());
+        // What screen searches filter on: for a screen the window title and its application; for a
+        // camera simply the topmost text read.
+        String title = p.lines() == null ? null : io.videoworld.core.ScreenTitles.title(p.lines(), p.height());
+        if (title != null && !title.isEmpty()) {
+            node.put("window_title", title);
+            String app = io.videoworld.core.ScreenTitles.app(title);
+            if (app != null) {
+                node.put("app", app);
+            }
+        }
         if (p.failure() != null) {
             node.put("perception_error", p.failure());
         }

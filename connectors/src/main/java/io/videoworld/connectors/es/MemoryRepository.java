@@ -28,10 +28,22 @@ public final class MemoryRepository {
 
     /** Events of a push whose time overlaps [fromMs, toMs] of presentation time. */
     public List<HybridSearch.Scored> searchEpisodes(String streamId, long epochMs, String text, float[] vector, long fromMs, long toMs, int k) throws IOException {
-        Query scope = Query.of(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
-                .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
-                .filter(f -> f.range(r -> r.number(n -> n.field("start_pts_ms").lte((double) toMs))))
-                .filter(f -> f.range(r -> r.number(n -> n.field("end_pts_ms").gte((double) fromMs))))));
+        return searchEpisodes(streamId, epochMs, text, vector, fromMs, toMs, k, null);
+    }
+
+    /** Episodes as above, of the application {@code app} only (its normal form, as episodes record it) when not null. */
+    public List<HybridSearch.Scored> searchEpisodes(String streamId, long epochMs, String text, float[] vector, long fromMs, long toMs, int k,
+            String app) throws IOException {
+        Query scope = Query.of(q -> q.bool(b -> {
+            b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                    .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
+                    .filter(f -> f.range(r -> r.number(n -> n.field("start_pts_ms").lte((double) toMs))))
+                    .filter(f -> f.range(r -> r.number(n -> n.field("end_pts_ms").gte((double) fromMs))));
+            if (app != null) {
+                b.filter(f -> f.term(t -> t.field("app").value(app)));
+            }
+            return b;
+        }));
         return HybridSearch.search(client, new HybridSearch.Request(Names.EPISODES_INDEX, scope, List.of("summary^2", "details"), "embedding",
                 EXCLUDES, true), text, vector, k);
     }

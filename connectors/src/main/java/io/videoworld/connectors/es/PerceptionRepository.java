@@ -30,8 +30,15 @@ public final class PerceptionRepository {
 
     /** Keyframes of a push whose text matches, by BM25 on the OCR text and kNN on its embedding, fused; best first. */
     public List<Match> search(String streamId, long epochMs, String text, float[] vector, int k) throws IOException {
+        return search(streamId, epochMs, text, vector, k, ScreenFilter.NONE);
+    }
+
+    /** {@link #search(String, long, String, float[], int)} over the keyframes {@code screen} admits only. */
+    public List<Match> search(String streamId, long epochMs, String text, float[] vector, int k, ScreenFilter screen) throws IOException {
         List<Match> out = new ArrayList<>();
-        for (HybridSearch.Scored s : HybridSearch.search(client, new HybridSearch.Request(Names.PERCEPTION_INDEX, scope(streamId, epochMs),
+        Query scope = screen.isEmpty() ? scope(streamId, epochMs)
+                : Query.of(q -> q.bool(b -> b.filter(scope(streamId, epochMs)).filter(screen.perceptionClauses())));
+        for (HybridSearch.Scored s : HybridSearch.search(client, new HybridSearch.Request(Names.PERCEPTION_INDEX, scope,
                 List.of("text"), "text_embedding", VECTORS, false), text, vector, k)) {
             out.add(match(s.source(), s.score()));
         }

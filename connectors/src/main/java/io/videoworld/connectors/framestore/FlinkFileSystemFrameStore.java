@@ -83,6 +83,19 @@ public final class FlinkFileSystemFrameStore implements FrameStore {
     }
 
     @Override
+    public void delete(String key) throws IOException {
+        fs().delete(resolve(key), false);
+    }
+
+    @Override
+    public void deleteStream(String streamId) throws IOException {
+        Path dir = resolve(streamId);
+        if (fs().exists(dir)) {
+            fs().delete(dir, true);
+        }
+    }
+
+    @Override
     public Optional<byte[]> get(String key) throws IOException {
         Path p = resolve(key);
         try (InputStream in = fs().open(p)) {

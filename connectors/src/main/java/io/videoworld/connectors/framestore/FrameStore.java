@@ -17,6 +17,12 @@ public interface FrameStore {
     /** The bytes under the key, or empty when there are none. */
     Optional<byte[]> get(String key) throws IOException;
 
+    /** Removes the bytes under the key; a key with none is no error. */
+    void delete(String key) throws IOException;
+
+    /** Removes every key under {@code streamId + "/"}: all a stream's stored frames. */
+    void deleteStream(String streamId) throws IOException;
+
     /**
      * A store from a location: a plain directory path is read and written directly; any URI
      * ({@code file://} included) goes through Flink's FileSystem, the same way in the job that writes

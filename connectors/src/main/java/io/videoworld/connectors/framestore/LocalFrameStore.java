@@ -38,6 +38,24 @@ public final class LocalFrameStore implements FrameStore {
     }
 
     @Override
+    public void delete(String key) throws IOException {
+        Files.deleteIfExists(resolve(key));
+    }
+
+    @Override
+    public void deleteStream(String streamId) throws IOException {
+        Path dir = resolve(streamId);
+        if (!Files.isDirectory(dir) || dir.equals(root)) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    @Override
     public Optional<byte[]> get(String key) throws IOException {
         try {
             return Optional.of(Files.readAllBytes(resolve(key)));

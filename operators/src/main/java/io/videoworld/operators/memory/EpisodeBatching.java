@@ -328,17 +328,9 @@ final class EpisodeBatching implements java.io.Serializable {
     /** The window title: the topmost line read near the top edge of the first keyframe with text. */
     static String title(List<Perception> in) {
         for (Perception x : in) {
-            TextLine top = null;
-            for (TextLine l : x.lines()) {
-                if (l.y() < Math.max(40, x.height() * 0.1) && (top == null || l.y() < top.y())) {
-                    top = l;
-                }
-            }
-            if (top != null) {
-                return top.text().trim();
-            }
-            if (!x.lines().isEmpty()) {
-                return x.lines().get(0).text().trim();
+            String title = io.videoworld.core.ScreenTitles.title(x.lines(), x.height());
+            if (title != null) {
+                return title;
             }
         }
         return null;

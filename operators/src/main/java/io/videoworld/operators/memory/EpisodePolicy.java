@@ -4,7 +4,6 @@ import io.videoworld.core.Vectors;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.SourceKind;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The deterministic half of the episode decision: how a batch relates to the batches before it,
@@ -109,12 +108,6 @@ public final class EpisodePolicy {
      * spacing does not matter ("Code Editor" and "CodeEditor" are one app).
      */
     public static String appOf(String title) {
-        if (title == null || title.isBlank()) {
-            return null;
-        }
-        String t = title.trim();
-        int dash = Math.max(t.lastIndexOf('-'), Math.max(t.lastIndexOf('\u2013'), t.lastIndexOf('\u2014')));
-        String app = (dash >= 0 && dash < t.length() - 1 ? t.substring(dash + 1) : t).replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
-        return app.isEmpty() ? null : app;
+        return io.videoworld.core.ScreenTitles.app(title);
     }
 }

@@ -17,8 +17,11 @@ public final class EntityResponses {
     /** list_entities. */
     public record Entities(List<Listed> entities, int totalCount) {}
 
-    /** One registered entity and when it is on screen. */
-    public record Listed(String entityId, String hint, double firstSeen, double lastSeen, double totalDuration, String category,
+    /**
+     * One entity and when it is on screen: a registered one ({@code kind} "entity") or a tracked
+     * object no registered entity claims ("track", its track id as {@code entity_id}).
+     */
+    public record Listed(String entityId, String kind, String hint, double firstSeen, double lastSeen, double totalDuration, String category,
             List<String> tracks) {}
 
     /** track_entity (seed 001: get_entity_trajectory): one piece per track and scene. */

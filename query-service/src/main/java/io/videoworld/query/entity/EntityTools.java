@@ -136,24 +136,58 @@ public final class EntityTools {
         return best;
     }
 
-    /** Seed 001 API 15. */
+    /**
+     * Seed 001 API 15: the registered entities, then (unless {@code include_tracks} is false) the
+     * tracked objects of the current push that no registered entity claims, first seen first.
+     */
     public Entities listEntities(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
+        boolean withTracks = args.optionalBoolean("include_tracks").orElse(true);
+        String category = args.optionalString("category").orElse(null);
         List<Listed> out = new ArrayList<>();
+        java.util.Set<String> claimed = new java.util.HashSet<>();
         for (Entity e : objects.entities(v.streamId())) {
+            claimed.addAll(e.trackIds());
+            if (category != null && !category.equals(e.category())) {
+                continue;
+            }
             List<Track> tracks = tracksOf(e);
             double first = tracks.isEmpty() ? e.registeredAtMs() / 1000.0 : tracks.stream().mapToLong(Track::firstMs).min().getAsLong() / 1000.0;
             double last = tracks.isEmpty() ? e.registeredAtMs() / 1000.0 : tracks.stream().mapToLong(Track::lastMs).max().getAsLong() / 1000.0;
-            out.add(new Listed(e.entityId(), e.hint(), first, last, tracks.stream().mapToLong(t -> t.lastMs() - t.firstMs()).sum() / 1000.0,
-                    e.category(), e.trackIds()));
+            out.add(new Listed(e.entityId(), "entity", e.hint(), first, last,
+                    tracks.stream().mapToLong(t -> t.lastMs() - t.firstMs()).sum() / 1000.0, e.category(), e.trackIds()));
+        }
+        if (withTracks) {
+            List<Track> tracks = new ArrayList<>(objects.tracks(v.streamId(), v.epochMs(), 0, Long.MAX_VALUE / 4));
+            tracks.sort(java.util.Comparator.comparingLong(Track::firstMs).thenComparingLong(Track::number));
+            for (Track t : tracks) {
+                if (!claimed.contains(t.id()) && (category == null || category.equals(t.category()))) {
+                    out.add(new Listed(t.id(), "track", null, t.firstMs() / 1000.0, t.lastMs() / 1000.0, (t.lastMs() - t.firstMs()) / 1000.0,
+                            t.category(), List.of(t.id())));
+                }
+            }
         }
         return new Entities(out, out.size());
     }
 
-    /** A registered entity of the stream, or a 404 naming {@code field}. */
+    /**
+     * A registered entity of the stream, or a track of it (an id {@code list_entities} lists with
+     * kind "track") as an entity of that one track; else a 404 naming {@code field}.
+     */
     Entity require(VideoDoc v, String entityId, String field) throws IOException {
-        return objects.entity(v.streamId(), entityId).orElseThrow(() -> ApiException.notFound(field,
-                "no entity '" + entityId + "' is registered for '" + v.streamId() + "'; call register_entity first"));
+        Optional<Entity> registered = objects.entity(v.streamId(), entityId);
+        if (registered.isPresent()) {
+            return registered.get();
+        }
+        if (entityId.startsWith(v.streamId() + ":t:")) {
+            Optional<Track> t = objects.track(entityId);
+            if (t.isPresent()) {
+                return new Entity(entityId, v.streamId(), entityId, null, t.get().category(), List.of(entityId), v.epochMs() + t.get().firstMs(),
+                        t.get().appearance());
+            }
+        }
+        throw ApiException.notFound(field, "no entity '" + entityId + "' is registered for '" + v.streamId()
+                + "' and no track has that id; call list_entities or register_entity first");
     }
 
     /** The entity's tracks, first seen first. */

@@ -1,6 +1,7 @@
 package io.videoworld.query.retrieval;
 
 import io.videoworld.connectors.es.PerceptionRepository;
+import io.videoworld.connectors.es.ScreenFilter;
 import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.TtlCache;
 import io.videoworld.connectors.es.VideoRepository;
@@ -48,6 +49,11 @@ public final class EvidenceSearch {
     }
 
     public List<Evidence> search(List<String> streams, double from, double to, String question) throws IOException {
+        return search(streams, from, to, question, ScreenFilter.NONE);
+    }
+
+    /** As {@link #search(List, double, double, String)}, matching only keyframes {@code screen} admits. */
+    public List<Evidence> search(List<String> streams, double from, double to, String question, ScreenFilter screen) throws IOException {
         record Scored(String stream, Segment shot, PerceptionRepository.Match best) {}
         float[] vector = embedder == null || question == null || question.isBlank() ? null : embedding(question);
         List<Scored> found = new ArrayList<>();
@@ -57,8 +63,8 @@ public final class EvidenceSearch {
                 continue;
             }
             List<PerceptionRepository.Match> matches = question == null ? List.of()
-                    : this.matches.get(stream + "\u0000" + v.epochMs() + "\u0000" + question,
-                            k -> perception.search(stream, v.epochMs(), question, vector, 50));
+                    : this.matches.get(stream + "\u0000" + v.epochMs() + "\u0000" + question + "\u0000" + screen,
+                            k -> perception.search(stream, v.epochMs(), question, vector, 50, screen));
             for (Segment s : segments.list(stream, v.epochMs(), Segment.SHOT)) {
                 if (s.endPtsMs() / 1000.0 <= from || s.startPtsMs() / 1000.0 >= to) {
                     continue;

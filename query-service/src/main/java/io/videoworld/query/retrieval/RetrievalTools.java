@@ -5,6 +5,10 @@ import static io.videoworld.query.api.Decimals.round;
 import io.videoworld.connectors.audio.Cue;
 import io.videoworld.connectors.es.HybridSearch;
 import io.videoworld.connectors.es.MemoryRepository;
+import io.videoworld.connectors.es.ScreenFilter;
+import io.videoworld.core.ScreenTitles;
+import io.videoworld.core.SourceKind;
+import io.videoworld.query.api.ApiException;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Vectors;
 import io.videoworld.core.VideoDoc;
@@ -51,10 +55,13 @@ public final class RetrievalTools {
 
     private static final Comparator<Hit> BEST_FIRST = Comparator.comparingDouble(Hit::score).reversed();
 
-    /** Shots whose screens match, then episodic events that match. */
-    private List<Hit> visual(VideoDoc v, String query, double from, double to, int topK) throws IOException {
+    /**
+     * Shots whose screens match, then episodic events that match. A window-title filter leaves
+     * episodes out: they record the application, not the title.
+     */
+    private List<Hit> visual(VideoDoc v, String query, double from, double to, int topK, ScreenFilter screen) throws IOException {
         List<Hit> hits = new ArrayList<>();
-        for (Evidence e : search.search(List.of(v.streamId()), from, to, query)) {
+        for (Evidence e : search.search(List.of(v.streamId()), from, to, query, screen)) {
             if (e.score() != null) {
                 hits.add(new Hit(new Candidate(e.segmentId(), round(e.startTime(), 3), round(e.endTime(), 3), e.score(), e.sceneId(),
                         "on-screen text: \"" + e.matchedText().replace('\n', ' ') + "\"", e.frameIds()), e.score(), "visual"));
@@ -62,7 +69,11 @@ public final class RetrievalTools {
         }
         float[] vec = embedder == null ? null : embedder.embed(query);
         long toMs = to == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(to * 1000);
-        for (HybridSearch.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, Math.round(from * 1000), toMs, topK)) {
+        if (screen.windowTitle() != null) {
+            return hits;
+        }
+        for (HybridSearch.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, Math.round(from * 1000), toMs, topK,
+                screen.normalApp())) {
             hits.add(new Hit(new Candidate(s.source().path("event_id").asText(), s.source().path("start_pts_ms").asLong() / 1000.0,
                     s.source().path("end_pts_ms").asLong() / 1000.0, round(s.score(), 4), null, "event: " + s.source().path("summary").asText(),
                     List.of()), s.score(), "visual"));
@@ -109,6 +120,28 @@ public final class RetrievalTools {
         return n == 0 ? 0 : (double) in / n;
     }
 
+    /**
+     * The {@code app} and {@code window_title} arguments, which narrow a search to part of a screen
+     * stream; a 400 naming the field when one is given for a camera.
+     */
+    static ScreenFilter screenFilter(VideoDoc v, Args args) {
+        String app = args.optionalString("app").orElse(null);
+        String title = args.optionalString("window_title").orElse(null);
+        if ((app != null || title != null) && v.sourceKind() != SourceKind.SCREEN) {
+            throw ApiException.badField(app != null ? "app" : "window_title", "'" + v.streamId()
+                    + "' is a video, not a screen stream: it has no applications or window titles to filter on");
+        }
+        for (String[] f : new String[][] {{"app", app}, {"window_title", title}}) {
+            if (f[1] != null && f[1].length() > 200) {
+                throw ApiException.badField(f[0], "'" + f[0] + "' is longer than 200 characters");
+            }
+        }
+        if (app != null && ScreenTitles.app(app) == null) {
+            throw ApiException.badField("app", "an application name needs a letter or a digit");
+        }
+        return new ScreenFilter(app, title);
+    }
+
     /** Seed 000 API-15. */
     public TextSearch temporalSearch(Args args) throws IOException {
         long started = System.nanoTime();
@@ -116,11 +149,17 @@ public final class RetrievalTools {
         String query = args.requiredString("query");
         int topK = args.optionalInt("top_k", 1, 100).orElse(10);
         double[] range = args.optionalTimeRange("time_range");
-        List<Hit> hits = visual(v, query, range[0], range[1], topK);
-        hits.addAll(spoken(v, query, range[0], range[1]));
+        ScreenFilter screen = screenFilter(v, args);
+        List<Hit> hits = visual(v, query, range[0], range[1], topK, screen);
+        if (screen.isEmpty()) {
+            hits.addAll(spoken(v, query, range[0], range[1]));
+        }
         hits.sort(BEST_FIRST);
-        List<String> sources = new ArrayList<>(List.of("ocr", "episodes"));
-        if (audio != null && !audio.cues(v).isEmpty()) {
+        List<String> sources = new ArrayList<>(List.of("ocr"));
+        if (screen.windowTitle() == null) {
+            sources.add("episodes");
+        }
+        if (screen.isEmpty() && audio != null && !audio.cues(v).isEmpty()) {
             sources.add("transcript");
         }
         return new TextSearch(hits.stream().limit(topK).map(Hit::candidate).toList(), sources, round((System.nanoTime() - started) / 1e6, 2));
@@ -133,11 +172,12 @@ public final class RetrievalTools {
         int topK = args.optionalInt("top_k", 1, 100).orElse(10);
         double[] range = args.optionalTimeRange("time_range");
         String mode = args.optionalChoice("mode", Set.of("visual", "audio", "visual+audio"), "visual+audio");
+        ScreenFilter screen = screenFilter(v, args);
         List<Hit> hits = new ArrayList<>();
         if (mode.contains("visual")) {
-            hits.addAll(visual(v, query, range[0], range[1], topK));
+            hits.addAll(visual(v, query, range[0], range[1], topK, screen));
         }
-        if (mode.contains("audio")) {
+        if (mode.contains("audio") && screen.isEmpty()) {
             hits.addAll(spoken(v, query, range[0], range[1]));
         }
         hits.sort(BEST_FIRST);

@@ -1,0 +1,159 @@
+package io.videoworld.query.streams;
+
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.connectors.es.EsIndices;
+import io.videoworld.connectors.es.StreamIndex;
+import io.videoworld.connectors.framestore.FrameStore;
+import io.videoworld.core.Names;
+import io.videoworld.core.Segment;
+import io.videoworld.core.VideoDoc;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.ToolDispatcher;
+import io.videoworld.query.auth.Caller;
+import io.videoworld.query.streams.StreamResponses.Deleted;
+import io.videoworld.query.streams.StreamResponses.Expired;
+import io.videoworld.query.streams.StreamResponses.StreamInfo;
+import io.videoworld.query.streams.StreamResponses.StreamList;
+import io.videoworld.query.streams.StreamResponses.TimeRange;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Streams as things to manage: list them with their counts, delete one (its documents in every
+ * index and its stored frames), and expire what is older than the retention.
+ */
+public final class StreamsService {
+    /** Indices whose documents carry the event time of what they describe, and that field. */
+    private static final Map<String, String> TIMED = Map.of(Names.FRAMES_INDEX, "event_time_ms", Names.PERCEPTION_INDEX, "event_time_ms",
+            Names.DETECTIONS_INDEX, "event_time_ms", Names.SHOTS_INDEX, "end_event_time_ms", Names.EPISODES_INDEX, "end_event_time_ms");
+
+    private final StreamIndex index;
+    private final FrameStore frames;
+
+    /** Streams in {@code index} whose keyframes are in {@code frames}. The tools' read caches (500 ms) need no telling. */
+    public StreamsService(StreamIndex index, FrameStore frames) {
+        this.index = index;
+        this.frames = frames;
+    }
+
+    /** The streams {@code caller} may read, with their counts. */
+    public StreamList list(Caller caller) throws IOException {
+        Map<String, Long> shots = index.countByStream(Names.SHOTS_INDEX, kind(Segment.SHOT));
+        Map<String, Long> scenes = index.countByStream(Names.SHOTS_INDEX, kind(Segment.SCENE));
+        Map<String, Long> episodes = index.countByStream(Names.EPISODES_INDEX, null);
+        Map<String, Long> tracks = index.countByStream(Names.TRACKS_INDEX, null);
+        List<StreamInfo> out = new ArrayList<>();
+        for (VideoDoc v : index.streams()) {
+            if (v == null || !caller.canRead(v.streamId())) {
+                continue;
+            }
+            String id = v.streamId();
+            TimeRange range = new TimeRange(v.firstEventTimeMs(), v.lastEventTimeMs(), iso(v.firstEventTimeMs()), iso(v.lastEventTimeMs()),
+                    Math.max(0, v.lastEventTimeMs() - v.firstEventTimeMs()) / 1000.0);
+            out.add(new StreamInfo(id, v.sourceKind() == null ? null : v.sourceKind().name().toLowerCase(java.util.Locale.ROOT), v.status(),
+                    v.sourceUri(), v.framesIndexed(), range, iso(v.lastEventTimeMs()), v.lastEventTimeMs(), shots.getOrDefault(id, 0L),
+                    scenes.getOrDefault(id, 0L), episodes.getOrDefault(id, 0L), tracks.getOrDefault(id, 0L)));
+        }
+        return new StreamList(out, out.size());
+    }
+
+    /** Deletes a stream the caller may read: 403 when it may not, 404 when no such stream is indexed. */
+    public Deleted delete(Caller caller, String id) throws IOException {
+        ToolDispatcher.requireRead(caller, id, "id");
+        if (index.countByStream(Names.VIDEOS_INDEX, term(id)).isEmpty()) {
+            throw ApiException.notFound("id", "no stream '" + ApiException.quote(id) + "' is indexed");
+        }
+        return deleteAll(id);
+    }
+
+    private Deleted deleteAll(String id) throws IOException {
+        // The stream's own document last: while anything of it is left, it is still listed and can be deleted again.
+        List<String> indices = new ArrayList<>(EsIndices.ALL);
+        indices.remove(Names.VIDEOS_INDEX);
+        indices.add(Names.VIDEOS_INDEX);
+        long n = index.deleteStream(id, indices);
+        frames.deleteStream(id);
+        return new Deleted(id, n, true);
+    }
+
+    /**
+     * One retention pass at {@code cutoffMs} over the indexed streams {@code covered} accepts:
+     * streams whose latest frame is older go whole; of the others, the frames (and stored
+     * keyframes), perception, detections, shots, episodes and tracks that ended before it.
+     * Registered entities and written memories stay until their stream goes.
+     */
+    public Expired expire(long cutoffMs, Predicate<String> covered) throws IOException {
+        List<String> gone = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        long documents = 0;
+        for (VideoDoc v : index.streams()) {
+            if (v == null || !covered.test(v.streamId())) {
+                continue;
+            }
+            if (v.lastEventTimeMs() < cutoffMs) {
+                documents += deleteAll(v.streamId()).documents();
+                gone.add(v.streamId());
+            } else {
+                kept.add(v.streamId());
+            }
+        }
+        AtomicLong stored = new AtomicLong();
+        if (!kept.isEmpty()) {
+            Query streams = Query.of(q -> q.terms(t -> t.field("stream_id").terms(v -> v.value(kept.stream().map(FieldValue::of).toList()))));
+            for (var e : TIMED.entrySet()) {
+                Query old = Query.of(q -> q.bool(b -> b.filter(streams).filter(StreamIndex.before(e.getValue(), cutoffMs))));
+                documents += index.deleteWhere(e.getKey(), old, Names.FRAMES_INDEX.equals(e.getKey()) ? doc -> deleteStored(doc, stored) : null,
+                        "store_ref");
+            }
+            Query tracks = tracksBefore(cutoffMs);
+            documents += index.deleteWhere(Names.TRACKS_INDEX, Query.of(q -> q.bool(b -> b.filter(streams).filter(tracks))), null);
+        }
+        return new Expired(cutoffMs, iso(cutoffMs), gone, documents, stored.get());
+    }
+
+    /** A track's times are presentation times of its push: it ended before the cutoff when epoch + last seen is before it. */
+    private Query tracksBefore(long cutoffMs) throws IOException {
+        List<Query> clauses = new ArrayList<>();
+        for (long epoch : index.terms(Names.TRACKS_INDEX, "epoch_ms")) {
+            if (epoch < cutoffMs) {
+                clauses.add(Query.of(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("epoch_ms").value(epoch)))
+                        .filter(StreamIndex.before("last_seen_ms", cutoffMs - epoch)))));
+            }
+        }
+        return clauses.isEmpty() ? Query.of(q -> q.bool(b -> b.mustNot(m -> m.matchAll(a -> a))))
+                : Query.of(q -> q.bool(b -> b.should(clauses).minimumShouldMatch("1")));
+    }
+
+    private void deleteStored(JsonNode doc, AtomicLong count) {
+        String key = doc.path("store_ref").asText(null);
+        if (key == null) {
+            return;
+        }
+        try {
+            frames.delete(key);
+            count.incrementAndGet();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Query kind(String kind) {
+        return Query.of(q -> q.term(t -> t.field("kind").value(kind)));
+    }
+
+    private static Query term(String id) {
+        return Query.of(q -> q.term(t -> t.field("stream_id").value(id)));
+    }
+
+    private static String iso(long ms) {
+        return Instant.ofEpochMilli(ms).toString();
+    }
+}
