@@ -58,11 +58,11 @@ final class QueryWiring implements AutoCloseable {
         this.dispatcher = new ToolDispatcher(ToolCatalog.load(), c.limits());
         VideoRepository videos = new VideoRepository(es, READ_CACHE_MS);
         SegmentRepository segments = new SegmentRepository(es, READ_CACHE_MS);
-        FrameRepository frameDocs = new FrameRepository(es);
-        PerceptionRepository perception = new PerceptionRepository(es);
-        MemoryRepository memory = new MemoryRepository(es);
-        ObjectRepository objects = new ObjectRepository(es);
-        FrameAccess access = new FrameAccess(frameDocs, FrameStore.open(c.frameStore()), seeker);
+        FrameRepository frameDocs = new FrameRepository(es, READ_CACHE_MS);
+        PerceptionRepository perception = new PerceptionRepository(es, READ_CACHE_MS);
+        MemoryRepository memory = new MemoryRepository(es, READ_CACHE_MS);
+        ObjectRepository objects = new ObjectRepository(es, READ_CACHE_MS);
+        FrameAccess access = new FrameAccess(frameDocs, segments, FrameStore.open(c.frameStore()), seeker);
         this.frames = new FrameRenderer(videos, access, c.limits());
 
         VideoTools video = new VideoTools(videos, segments);
