@@ -100,18 +100,24 @@ final class ToolBenchSetup implements AutoCloseable {
             long deadline = System.currentTimeMillis() + 1_800_000;
             Query frames = thisPush(stream, epochMs, null);
             Query shots = thisPush(stream, epochMs, "shot");
+            long lastShots = -1;
             while (true) {
                 long f = count(es, Names.FRAMES_INDEX, frames);
                 long s = count(es, Names.SHOTS_INDEX, shots);
-                if (f >= push.frames() && s > 0 && es.get(g -> g.index(Names.VIDEOS_INDEX).id(stream),
-                        com.fasterxml.jackson.databind.JsonNode.class).source().path("epoch_ms").asLong() == epochMs) {
+                var doc = es.get(g -> g.index(Names.VIDEOS_INDEX).id(stream), com.fasterxml.jackson.databind.JsonNode.class);
+                boolean ended = doc.found() && doc.source().path("epoch_ms").asLong() == epochMs
+                        && "ended".equals(doc.source().path("status").asText());
+                // Ended, every frame indexed, and no shot added since the last look: the last shots are written after the frames.
+                boolean settled = f >= push.frames() && s > 0 && s == lastShots && ended;
+                lastShots = s;
+                if (settled) {
                     System.out.printf("ingested %s: %d frames, %d shots%n", stream, f, s);
                     return push;
                 }
                 if (System.currentTimeMillis() > deadline) {
                     throw new IllegalStateException(stream + " was not ingested in 30 minutes (" + f + " frames, " + s + " shots)");
                 }
-                Thread.sleep(1000);
+                Thread.sleep(2000);
             }
         }
     }

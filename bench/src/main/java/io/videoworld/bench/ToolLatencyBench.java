@@ -91,9 +91,17 @@ public final class ToolLatencyBench {
     /** Every call the table measures, by row name: null body for the reference, "ask" rows go to /v1/ask. */
     static Map<String, String> calls(String base, String stream) throws Exception {
         String v = "\"video_id\": \"" + stream + "\"";
-        // Ids that other tools take: an entity and two memories, made once before measuring.
-        JsonNode entity = post(base, "/v1/tools/register_entity", "{" + v + ", \"timestamp\": 30, \"bbox\": [0.3, 0.3, 0.3, 0.3], "
-                + "\"entity_hint\": \"the box\"}");
+        // Ids that other tools take: an entity (under an object detected at 30 s, so it has a track) and two memories.
+        JsonNode seen = post(base, "/v1/tools/detect_objects", "{" + v + ", \"timestamp\": 30}").path("objects").path(0).path("bbox");
+        String box = "[0.3, 0.3, 0.3, 0.3]";
+        if (seen.size() == 4) {
+            double x = Math.max(0, seen.get(0).asDouble());
+            double y = Math.max(0, seen.get(1).asDouble());
+            box = String.format(java.util.Locale.ROOT, "[%.4f, %.4f, %.4f, %.4f]", x, y, Math.min(seen.get(2).asDouble(), 0.9999 - x),
+                    Math.min(seen.get(3).asDouble(), 0.9999 - y));
+        }
+        String register = "{" + v + ", \"timestamp\": 30, \"bbox\": " + box + ", \"entity_hint\": \"the box\"}";
+        JsonNode entity = post(base, "/v1/tools/register_entity", register);
         String entityId = entity.path("entity_id").asText("e_missing");
         String m1 = post(base, "/v1/tools/write_memory", "{" + v + ", \"content\": \"a red box moves\", \"level\": \"event\", "
                 + "\"time_range\": {\"start_time\": 10, \"end_time\": 20}}").path("memory_id").asText("m1");
@@ -118,7 +126,7 @@ public final class ToolLatencyBench {
         c.put("get_scene_attributes", "{" + v + ", \"timestamp\": 30}");
         c.put("get_transcript", "{" + v + "}");
         c.put("detect_audio_events", "{" + v + "}");
-        c.put("register_entity", "{" + v + ", \"timestamp\": 30, \"bbox\": [0.3, 0.3, 0.3, 0.3], \"entity_hint\": \"the box\"}");
+        c.put("register_entity", register);
         c.put("track_entity", "{" + v + ", \"entity_id\": \"" + entityId + "\"}");
         c.put("query_entity_state", "{" + v + ", \"entity_id\": \"" + entityId + "\", \"time\": 30, \"query\": \"where is it?\"}");
         c.put("spatial_relation", "{" + v + ", \"timestamp\": 30, \"subject\": \"" + entityId + "\"}");
