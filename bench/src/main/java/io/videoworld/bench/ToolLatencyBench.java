@@ -1,74 +1,218 @@
 package io.videoworld.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.core.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * p50/p99 of each tool at a fixed request rate, from this (second) process against a running
- * query service on loopback, open loop: each request's latency counts from when it was due, so
- * a slow response cannot hide the ones queued behind it. The reference, measured in the same run,
- * is {@code GET /v1/tools}, which touches no storage.
+ * p50/p99 of every tool of the catalog and {@code /v1/ask} at a fixed request rate, open loop:
+ * each request's latency counts from when it was due, so a slow response cannot hide the ones
+ * queued behind it. The reference, measured in the same run, is {@code GET /v1/tools}, which
+ * touches no storage; every row is also printed as a ratio to it, since the machine is shared.
  *
- * <p>Run {@code bin/videoworld demo --detach}, then {@code bin/videoworld bench tools [url] [stream] [rate] [seconds]}.
+ * <p>Self-contained: {@code bin/videoworld bench tools --setup [--live]} generates a 10-minute
+ * video, pushes and ingests it into the real Elasticsearch with the ingest job on a local Flink,
+ * starts the query service in this JVM and prints the table; with {@code --live} a second table
+ * is measured while a second copy of the video is pushed and ingested in real time. Against a
+ * running demo: {@code bin/videoworld bench tools --url http://127.0.0.1:8080 --stream demo}.
+ * Options: {@code --rate N} (200), {@code --seconds S} per call (5), {@code --video-seconds S} (600),
+ * {@code --push-fps F} (5), {@code --detect-fps F} (1, 0 for none), {@code --only tool,tool}.
  */
 public final class ToolLatencyBench {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     private ToolLatencyBench() {}
 
     public static void main(String[] args) throws Exception {
-        String base = args.length > 0 ? args[0] : "http://127.0.0.1:8080";
-        String stream = args.length > 1 ? args[1] : "demo";
-        int rate = args.length > 2 ? Integer.parseInt(args[2]) : 200;
-        int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
-        String v = "\"video_id\": \"" + stream + "\"";
-        Map<String, String> calls = new LinkedHashMap<>();
-        calls.put("GET /v1/tools (reference)", null);
-        calls.put("get_video_info", "{" + v + "}");
-        calls.put("get_temporal_structure fine", "{" + v + ", \"granularity\": \"fine\"}");
-        calls.put("get_temporal_structure coarse", "{" + v + ", \"granularity\": \"coarse\"}");
-        calls.put("get_segment", "{" + v + ", \"start_time\": 10, \"end_time\": 12}");
-        calls.put("sample_frames frame_id x10", "{" + v + ", \"num_frames\": 10, \"format\": \"frame_id\"}");
-        calls.put("sample_frames keyframe url", "{" + v + ", \"sample_method\": \"keyframe\", \"format\": \"url\"}");
-        calls.put("sample_frames base64 x1 @320", "{" + v + ", \"sample_method\": \"specific\", \"timestamps\": [12.3], "
-                + "\"resolution\": {\"width\": 320}}");
-        calls.put("crop_region timestamp", "{" + v + ", \"source\": {\"type\": \"timestamp\", \"timestamp\": 12.3}, "
-                + "\"regions\": [{\"bbox\": [0.25, 0.25, 0.5, 0.5]}], \"output_resolution\": {\"width\": 128, \"height\": 128}}");
-        calls.put("POST /v1/ask (evidence mode)", "{\"question\": \"When does the scene change?\", \"stream_ids\": [\"" + stream + "\"]}");
-
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        System.out.printf("%d requests/s for %d s per call against %s, stream %s%n", rate, seconds, base, stream);
-        System.out.println("| call | p50 ms | p99 ms | max ms | non-2xx | p99 / reference p99 |");
-        System.out.println("|---|---:|---:|---:|---:|---:|");
-        double refP99 = Double.NaN;
-        for (Map.Entry<String, String> c : calls.entrySet()) {
-            HttpRequest req = c.getValue() == null
-                    ? HttpRequest.newBuilder(URI.create(base + "/v1/tools")).timeout(Duration.ofSeconds(10)).build()
-                    : HttpRequest.newBuilder(URI.create(base + (c.getKey().startsWith("POST /v1/ask") ? "/v1/ask"
-                            : "/v1/tools/" + c.getKey().split(" ")[0]))).timeout(Duration.ofSeconds(10))
-                            .POST(HttpRequest.BodyPublishers.ofString(c.getValue())).build();
-            run(http, req, rate, 1); // warm-up
-            double[] lat = run(http, req, rate, seconds);
-            double p99 = pct(lat, 0.99);
-            if (Double.isNaN(refP99)) {
-                refP99 = p99;
+        Map<String, String> o = options(args);
+        int rate = Integer.parseInt(o.getOrDefault("rate", "200"));
+        int seconds = Integer.parseInt(o.getOrDefault("seconds", "5"));
+        Set<String> only = o.containsKey("only") ? Set.of(o.get("only").split(",")) : null;
+        if (!o.containsKey("setup")) {
+            String base = o.getOrDefault("url", "http://127.0.0.1:8080");
+            table(base, o.getOrDefault("stream", "demo"), rate, seconds, only, "against " + base);
+            System.exit(0);
+        }
+        double videoSeconds = Double.parseDouble(o.getOrDefault("video-seconds", "600"));
+        double pushFps = Double.parseDouble(o.getOrDefault("push-fps", "5"));
+        Path home = Path.of(System.getenv().getOrDefault("VW_HOME", ".vw"));
+        try (ToolBenchSetup setup = new ToolBenchSetup(home.resolve("bench-tools"), pushFps)) {
+            Path video = setup.video(videoSeconds);
+            setup.startJob(Double.parseDouble(o.getOrDefault("detect-fps", "1")));
+            String stream = "bench-tools-" + (long) videoSeconds + "s";
+            long t0 = System.nanoTime();
+            var push = setup.pushAndAwait(video, stream, System.currentTimeMillis());
+            System.out.printf("pushed and ingested %d frames (%.0f s of video at %.0f fps) in %.0f s%n", push.frames(), videoSeconds,
+                    pushFps, (System.nanoTime() - t0) / 1e9);
+            String base = setup.startServer();
+            table(base, stream, rate, seconds, only, "ingestion idle");
+            if (o.containsKey("live")) {
+                setup.startLive(video, stream + "-live");
+                Thread.sleep(10_000); // let the live stream reach the job before measuring
+                table(base, stream, rate, seconds, only, "ingestion running (a second stream pushed in real time)");
             }
-            System.out.printf("| %s | %.2f | %.2f | %.2f | %d | %.1f |%n", c.getKey(), pct(lat, 0.5), p99, lat[lat.length - 2],
-                    (long) lat[lat.length - 1], p99 / refP99);
         }
         System.exit(0);
     }
 
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> o = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--")) {
+                // The older positional form: [url] [stream] [rate] [seconds].
+                String[] names = {"url", "stream", "rate", "seconds"};
+                for (int j = i; j < args.length && j - i < names.length; j++) {
+                    o.put(names[j - i], args[j]);
+                }
+                return o;
+            }
+            String name = args[i].substring(2);
+            boolean flag = Set.of("setup", "live").contains(name);
+            o.put(name, flag ? "true" : args[++i]);
+        }
+        return o;
+    }
+
+    /** Every call the table measures, by row name: null body for the reference, "ask" rows go to /v1/ask. */
+    static Map<String, String> calls(String base, String stream) throws Exception {
+        String v = "\"video_id\": \"" + stream + "\"";
+        // Ids that other tools take: an entity (under an object detected at 30 s, so it has a track) and two memories.
+        JsonNode seen = post(base, "/v1/tools/detect_objects", "{" + v + ", \"timestamp\": 30}").path("objects").path(0).path("bbox");
+        String box = "[0.3, 0.3, 0.3, 0.3]";
+        if (seen.size() == 4) {
+            double x = Math.max(0, seen.get(0).asDouble());
+            double y = Math.max(0, seen.get(1).asDouble());
+            box = String.format(java.util.Locale.ROOT, "[%.4f, %.4f, %.4f, %.4f]", x, y, Math.min(seen.get(2).asDouble(), 0.9999 - x),
+                    Math.min(seen.get(3).asDouble(), 0.9999 - y));
+        }
+        String register = "{" + v + ", \"timestamp\": 30, \"bbox\": " + box + ", \"entity_hint\": \"the box\"}";
+        JsonNode entity = post(base, "/v1/tools/register_entity", register);
+        String entityId = entity.path("entity_id").asText("e_missing");
+        String m1 = post(base, "/v1/tools/write_memory", "{" + v + ", \"content\": \"a red box moves\", \"level\": \"event\", "
+                + "\"time_range\": {\"start_time\": 10, \"end_time\": 20}}").path("memory_id").asText("m1");
+        String m2 = post(base, "/v1/tools/write_memory", "{" + v + ", \"content\": \"the ball crosses\", \"level\": \"event\", "
+                + "\"time_range\": {\"start_time\": 20, \"end_time\": 30}}").path("memory_id").asText("m2");
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("GET /v1/tools (reference)", null);
+        c.put("get_video_info", "{" + v + "}");
+        c.put("get_temporal_structure fine", "{" + v + ", \"granularity\": \"fine\"}");
+        c.put("get_temporal_structure coarse", "{" + v + ", \"granularity\": \"coarse\"}");
+        c.put("get_segment", "{" + v + ", \"start_time\": 100, \"end_time\": 102}");
+        c.put("sample_frames uniform frame_id x10", "{" + v + ", \"num_frames\": 10, \"format\": \"frame_id\"}");
+        c.put("sample_frames keyframe url", "{" + v + ", \"sample_method\": \"keyframe\", \"format\": \"url\"}");
+        c.put("sample_frames adaptive url", "{" + v + ", \"sample_method\": \"adaptive\", \"format\": \"url\"}");
+        c.put("sample_frames base64 x1 @320 (decodes)", "{" + v + ", \"sample_method\": \"specific\", \"timestamps\": [12.3], "
+                + "\"resolution\": {\"width\": 320}}");
+        c.put("crop_region timestamp (decodes)", "{" + v + ", \"source\": {\"type\": \"timestamp\", \"timestamp\": 12.3}, "
+                + "\"regions\": [{\"bbox\": [0.25, 0.25, 0.5, 0.5]}], \"output_resolution\": {\"width\": 128, \"height\": 128}}");
+        c.put("describe_visual (vision model)", "{" + v + ", \"start_time\": 10, \"end_time\": 14}");
+        c.put("detect_objects", "{" + v + ", \"timestamp\": 30}");
+        c.put("recognize_activity", "{" + v + ", \"start_time\": 10, \"end_time\": 40}");
+        c.put("get_scene_attributes", "{" + v + ", \"timestamp\": 30}");
+        c.put("get_transcript", "{" + v + "}");
+        c.put("detect_audio_events", "{" + v + "}");
+        c.put("register_entity", register);
+        c.put("track_entity", "{" + v + ", \"entity_id\": \"" + entityId + "\"}");
+        c.put("query_entity_state", "{" + v + ", \"entity_id\": \"" + entityId + "\", \"time\": 30, \"query\": \"where is it?\"}");
+        c.put("spatial_relation", "{" + v + ", \"timestamp\": 30, \"subject\": \"" + entityId + "\"}");
+        c.put("list_entities", "{" + v + "}");
+        c.put("temporal_search", "{" + v + ", \"query\": \"shot 12\"}");
+        c.put("search_segments_by_semantics", "{" + v + ", \"query\": \"a box moving while a ball crosses\"}");
+        c.put("find_similar_segments", "{" + v + ", \"example_segment\": {\"start_time\": 30, \"end_time\": 36}}");
+        c.put("write_memory", "{" + v + ", \"content\": \"a red box moves\", \"level\": \"event\", "
+                + "\"time_range\": {\"start_time\": 10, \"end_time\": 20}}");
+        c.put("read_memory", "{" + v + ", \"query\": \"box\"}");
+        c.put("merge_events", "{" + v + ", \"event_ids\": [\"" + m1 + "\", \"" + m2 + "\"]}");
+        c.put("POST /v1/ask (evidence mode)", "{\"question\": \"When does the scene change?\", \"stream_ids\": [\"" + stream + "\"]}");
+        return c;
+    }
+
+    private static JsonNode post(String base, String path, String body) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 200 ? Json.MAPPER.readTree(r.body()) : Json.MAPPER.createObjectNode();
+    }
+
+    private static void table(String base, String stream, int rate, int seconds, Set<String> only, String title) throws Exception {
+        Map<String, String> calls = calls(base, stream);
+        System.out.printf("%n%s: %d requests/s for %d s per call against %s, stream %s; load before: %s%n", title, rate, seconds, base,
+                stream, loadAverage());
+        System.out.println("| call | p50 ms | p99 ms | max ms | non-2xx | p50 / ref p50 | p99 / ref p99 |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        double refP50 = Double.NaN;
+        double refP99 = Double.NaN;
+        List<String> notes = new ArrayList<>();
+        for (Map.Entry<String, String> c : calls.entrySet()) {
+            String name = c.getKey().split(" ")[0];
+            if (c.getValue() != null && only != null && !only.contains(name) && !only.contains(c.getKey())) {
+                continue;
+            }
+            HttpRequest req = c.getValue() == null
+                    ? HttpRequest.newBuilder(URI.create(base + "/v1/tools")).timeout(Duration.ofSeconds(10)).build()
+                    : HttpRequest.newBuilder(URI.create(base + (c.getKey().startsWith("POST /v1/ask") ? "/v1/ask" : "/v1/tools/" + name)))
+                            .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(c.getValue())).build();
+            HttpResponse<String> one = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+            if (one.statusCode() / 100 != 2) {
+                notes.add(c.getKey() + ": " + one.statusCode() + " " + one.body().substring(0, Math.min(160, one.body().length())));
+            }
+            run(req, rate, 1); // warm-up
+            double[] lat = run(req, rate, seconds);
+            drain(base);
+            double p50 = pct(lat, 0.5);
+            double p99 = pct(lat, 0.99);
+            if (Double.isNaN(refP99)) {
+                refP50 = p50;
+                refP99 = p99;
+            }
+            System.out.printf("| %s | %.2f | %.2f | %.2f | %d | %.1f | %.1f |%n", c.getKey(), p50, p99, lat[lat.length - 2],
+                    (long) lat[lat.length - 1], p50 / refP50, p99 / refP99);
+        }
+        System.out.println("load after: " + loadAverage());
+        notes.forEach(n -> System.out.println("non-2xx: " + n));
+    }
+
+    /**
+     * Waits until the server has worked off what a row left queued (requests the client gave up on
+     * still run there), so one row's backlog is not charged to the next: until the reference answers
+     * within 50 ms three times running, for at most 60 s.
+     */
+    private static void drain(String base) throws Exception {
+        HttpRequest ref = HttpRequest.newBuilder(URI.create(base + "/v1/tools")).timeout(Duration.ofSeconds(60)).build();
+        long deadline = System.currentTimeMillis() + 60_000;
+        int quick = 0;
+        while (quick < 3 && System.currentTimeMillis() < deadline) {
+            long t0 = System.nanoTime();
+            HTTP.send(ref, HttpResponse.BodyHandlers.discarding());
+            quick = (System.nanoTime() - t0) / 1e6 < 50 ? quick + 1 : 0;
+            Thread.sleep(100);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return "load average " + Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (Exception e) {
+            return "load average unknown";
+        }
+    }
+
     /** Latencies in ms, sorted; the last element is the count of non-2xx answers, the one before it the max. */
-    private static double[] run(HttpClient http, HttpRequest req, int rate, int seconds) throws Exception {
+    private static double[] run(HttpRequest req, int rate, int seconds) throws Exception {
         int n = rate * seconds;
         double[] lat = new double[n];
         AtomicInteger bad = new AtomicInteger();
@@ -82,7 +226,7 @@ public final class ToolLatencyBench {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             }
             int k = i;
-            pending.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
+            pending.add(HTTP.sendAsync(req, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
                 lat[k] = (System.nanoTime() - due) / 1e6;
                 if (e != null || r.statusCode() / 100 != 2) {
                     bad.incrementAndGet();

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.producer.SampleVideo;
 import io.videoworld.connectors.producer.SourceLocator;
+import io.videoworld.connectors.producer.VideoSeeker;
 import io.videoworld.connectors.producer.VideoWorldCli;
 import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Json;
@@ -231,5 +232,36 @@ class FrameToolsEndToEndTest {
         } finally {
             Files.move(moved, video);
         }
+    }
+
+    @Test
+    void idsAndUrlsNeverDecodeWithOrWithoutTheSource() throws Exception {
+        String[] asks = {
+            "{\"video_id\":\"" + STREAM + "\",\"sample_method\":\"keyframe\",\"format\":\"url\"}",
+            "{\"video_id\":\"" + STREAM + "\",\"num_frames\":4,\"format\":\"frame_id\"}",
+            "{\"video_id\":\"" + STREAM + "\",\"sample_method\":\"specific\",\"timestamps\":[1.1,3.3],\"format\":\"url\"}"};
+        long decodedBefore = VideoSeeker.framesDecoded();
+        for (String ask : asks) {
+            assertThat(ok("sample_frames", ask).get("frames")).isNotEmpty().allSatisfy(f -> assertThat(f.has("image_data")).isFalse());
+        }
+        Path moved = tmp.resolve("moved-ids.mp4");
+        Files.move(video, moved);
+        try {
+            for (String ask : asks) {
+                JsonNode r = ok("sample_frames", ask);
+                assertThat(r.get("frame_source").asText()).isEqualTo("nearest_keyframe");
+                assertThat(r.get("frames")).isNotEmpty().allSatisfy(f -> {
+                    assertThat(f.has("image_data")).isFalse();
+                    assertThat(f.get("frame_id").asText()).startsWith(STREAM + ":f:");
+                });
+            }
+            // Without the source, a time names the stored keyframe nearest to it: 3.3 s lies in the second shot (2-4 s).
+            JsonNode near = ok("sample_frames", asks[2]).get("frames").get(1);
+            assertThat(near.get("timestamp").asDouble()).isBetween(2.0, 4.0);
+            assertThat(near.get("origin").asText()).isEqualTo("nearest_keyframe");
+        } finally {
+            Files.move(moved, video);
+        }
+        assertThat(VideoSeeker.framesDecoded()).isEqualTo(decodedBefore);
     }
 }

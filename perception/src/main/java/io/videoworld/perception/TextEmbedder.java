@@ -25,6 +25,17 @@ public final class TextEmbedder implements AutoCloseable {
     private final HuggingFaceTokenizer tokenizer;
     private final ZooModel<String, float[]> model;
     private final Predictor<String, float[]> predictor;
+    /**
+     * Recent texts' embeddings: agents ask the same questions again and screens show the same text
+     * frame after frame, while one embedding costs milliseconds of CPU and calls take turns.
+     */
+    private final Map<String, float[]> recent = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            return size() > RECENT;
+        }
+    });
+    private static final int RECENT = 2048;
 
     private TextEmbedder(HuggingFaceTokenizer tokenizer, ZooModel<String, float[]> model) {
         this.tokenizer = tokenizer;
@@ -51,13 +62,28 @@ public final class TextEmbedder implements AutoCloseable {
         }
     }
 
-    /** The unit-length embedding of a text. Serialised: a DJL predictor must not run on two threads at once. */
-    public synchronized float[] embed(String text) {
-        try {
-            return predictor.predict(text);
-        } catch (TranslateException e) {
-            throw new IllegalStateException("embedding failed", e);
+    /**
+     * The unit-length embedding of a text (a copy the caller may change). A text seen recently is
+     * answered from memory; otherwise the model runs, serialised: a DJL predictor must not run on
+     * two threads at once.
+     */
+    public float[] embed(String text) {
+        float[] known = text.length() <= 4096 ? recent.get(text) : null;
+        if (known != null) {
+            return known.clone();
         }
+        float[] v;
+        synchronized (this) {
+            try {
+                v = predictor.predict(text);
+            } catch (TranslateException e) {
+                throw new IllegalStateException("embedding failed", e);
+            }
+        }
+        if (text.length() <= 4096) {
+            recent.put(text, v.clone());
+        }
+        return v;
     }
 
     @Override

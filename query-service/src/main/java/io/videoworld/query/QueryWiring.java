@@ -74,12 +74,12 @@ final class QueryWiring implements AutoCloseable {
         this.dispatcher = new ToolDispatcher(ToolCatalog.load(), c.limits());
         VideoRepository videos = new VideoRepository(es, READ_CACHE_MS);
         SegmentRepository segments = new SegmentRepository(es, READ_CACHE_MS);
-        FrameRepository frameDocs = new FrameRepository(es);
-        PerceptionRepository perception = new PerceptionRepository(es);
-        MemoryRepository memory = new MemoryRepository(es);
-        ObjectRepository objects = new ObjectRepository(es);
+        FrameRepository frameDocs = new FrameRepository(es, READ_CACHE_MS);
+        PerceptionRepository perception = new PerceptionRepository(es, READ_CACHE_MS);
+        MemoryRepository memory = new MemoryRepository(es, READ_CACHE_MS);
+        ObjectRepository objects = new ObjectRepository(es, READ_CACHE_MS);
         FrameStore store = FrameStore.open(c.frameStore());
-        FrameAccess access = new FrameAccess(frameDocs, store, seeker, c.sources());
+        FrameAccess access = new FrameAccess(frameDocs, segments, store, seeker, c.sources());
         this.streams = new StreamsService(new StreamIndex(es), store);
         this.retention = c.retention() == null ? null : new Retention(c.retention(), streams, Clock.systemUTC());
         this.frames = new FrameRenderer(videos, access, c.limits());

@@ -15,9 +15,16 @@ import java.util.Optional;
 /** Read side of {@code vw-frames}. */
 public final class FrameRepository {
     private final ElasticsearchClient client;
+    private final TtlCache<String, List<FrameDoc>> keyframeReads;
 
     public FrameRepository(ElasticsearchClient client) {
+        this(client, 0);
+    }
+
+    /** @param cacheMs how long a read of keyframes in a time range is reused (0: never) */
+    public FrameRepository(ElasticsearchClient client, long cacheMs) {
         this.client = client;
+        this.keyframeReads = new TtlCache<>(cacheMs);
     }
 
     public Optional<FrameDoc> find(String frameId) throws IOException {
@@ -34,7 +41,8 @@ public final class FrameRepository {
 
     /** Keyframes (frames with a stored JPEG) of one push between two presentation times, in time order. */
     public List<FrameDoc> keyframes(String streamId, long epochMs, long fromPtsMs, long toPtsMs, int max) throws IOException {
-        return search(keyframeQuery(streamId, epochMs, fromPtsMs, toPtsMs), max, SortOrder.Asc);
+        return keyframeReads.get(streamId + "\u0000" + epochMs + "\u0000" + fromPtsMs + "\u0000" + toPtsMs + "\u0000" + max,
+                k -> search(keyframeQuery(streamId, epochMs, fromPtsMs, toPtsMs), max, SortOrder.Asc));
     }
 
     /** The stored keyframe nearest to a presentation time, if the push has any. */

@@ -21,9 +21,20 @@ public final class MemoryRepository {
     private static final List<String> EXCLUDES = List.of("embedding");
 
     private final ElasticsearchClient client;
+    /** Memories this repository wrote, as written less {@code created_ms}: writing the same memory again writes nothing. */
+    private final java.util.Map<String, String> written = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean memoriesIndexReady;
+    /** Searches by their arguments; a write of this repository forgets them, so a memory is found right after it is written. */
+    private final TtlCache<String, List<HybridSearch.Scored>> searches;
 
     public MemoryRepository(ElasticsearchClient client) {
+        this(client, 0);
+    }
+
+    /** @param cacheMs how long a search's answer is reused for the same arguments (0: never) */
+    public MemoryRepository(ElasticsearchClient client, long cacheMs) {
         this.client = client;
+        this.searches = new TtlCache<>(cacheMs);
     }
 
     /** Events of a push whose time overlaps [fromMs, toMs] of presentation time. */
@@ -33,6 +44,13 @@ public final class MemoryRepository {
 
     /** Episodes as above, of the application {@code app} only (its normal form, as episodes record it) when not null. */
     public List<HybridSearch.Scored> searchEpisodes(String streamId, long epochMs, String text, float[] vector, long fromMs, long toMs, int k,
+            String app) throws IOException {
+        return searches.get(String.join("\u0000", "episodes", streamId, String.valueOf(epochMs), String.valueOf(text),
+                PerceptionRepository.vectorKey(vector), String.valueOf(fromMs), String.valueOf(toMs), String.valueOf(k), String.valueOf(app)),
+                key -> List.copyOf(readEpisodes(streamId, epochMs, text, vector, fromMs, toMs, k, app)));
+    }
+
+    private List<HybridSearch.Scored> readEpisodes(String streamId, long epochMs, String text, float[] vector, long fromMs, long toMs, int k,
             String app) throws IOException {
         Query scope = Query.of(q -> q.bool(b -> {
             b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
@@ -51,6 +69,13 @@ public final class MemoryRepository {
     /** Memories of a stream at the given levels (empty: all) overlapping [from, to] seconds. */
     public List<HybridSearch.Scored> searchMemories(String streamId, List<String> levels, String text, float[] vector, double from, double to, int k)
             throws IOException {
+        return searches.get(String.join("\u0000", "memories", streamId, String.valueOf(levels), String.valueOf(text),
+                PerceptionRepository.vectorKey(vector), String.valueOf(from), String.valueOf(to), String.valueOf(k)),
+                key -> List.copyOf(readMemories(streamId, levels, text, vector, from, to, k)));
+    }
+
+    private List<HybridSearch.Scored> readMemories(String streamId, List<String> levels, String text, float[] vector, double from, double to,
+            int k) throws IOException {
         Query scope = Query.of(q -> q.bool(b -> {
             b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
                     .filter(f -> f.range(r -> r.number(n -> n.field("start_time").lte(to))))
@@ -72,10 +97,30 @@ public final class MemoryRepository {
         return get(Names.MEMORIES_INDEX, streamId + ":" + memoryId);
     }
 
-    /** Writes a memory (its id is {@code <stream>:<memory_id>}) and makes it searchable at once. */
+    /**
+     * Writes a memory (its id is {@code <stream>:<memory_id>}) and makes it searchable at once. The
+     * index is made (or brought up to date) once per repository; the same memory written again
+     * (same id and fields but its write time) is already there and is not rewritten.
+     */
     public void save(String streamId, String memoryId, ObjectNode doc) throws IOException {
-        EsIndices.ensure(client, List.of(Names.MEMORIES_INDEX));
-        client.index(i -> i.index(Names.MEMORIES_INDEX).id(streamId + ":" + memoryId).document(doc).refresh(Refresh.True));
+        String id = streamId + ":" + memoryId;
+        ObjectNode same = doc.deepCopy();
+        same.remove("created_ms");
+        String body = same.toString();
+        // Unless it was deleted since (a stream delete, retention): a realtime existence check, no refresh.
+        if (body.equals(written.get(id)) && client.exists(x -> x.index(Names.MEMORIES_INDEX).id(id)).value()) {
+            return;
+        }
+        if (!memoriesIndexReady) {
+            EsIndices.ensure(client, List.of(Names.MEMORIES_INDEX));
+            memoriesIndexReady = true;
+        }
+        client.index(i -> i.index(Names.MEMORIES_INDEX).id(id).document(doc).refresh(Refresh.True));
+        searches.clear();
+        if (written.size() >= 10_000) {
+            written.clear();
+        }
+        written.put(id, body);
     }
 
     private Optional<JsonNode> get(String index, String id) throws IOException {

@@ -39,9 +39,21 @@ public final class ObjectRepository {
             long registeredAtMs, float[] appearance) {}
 
     private final ElasticsearchClient client;
+    private final TtlCache<String, List<Track>> trackReads;
+    private final TtlCache<String, List<FrameObjects>> detectionReads;
+    /** Entities this repository wrote, as written (less the write time): the same registration again is not rewritten. */
+    private final java.util.Map<String, String> written = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean entitiesIndexReady;
 
     public ObjectRepository(ElasticsearchClient client) {
+        this(client, 0);
+    }
+
+    /** @param cacheMs how long a read of a stream's tracks or detections near a time is reused (0: never) */
+    public ObjectRepository(ElasticsearchClient client, long cacheMs) {
         this.client = client;
+        this.trackReads = new TtlCache<>(cacheMs);
+        this.detectionReads = new TtlCache<>(cacheMs);
     }
 
     private static Query scope(String streamId, long epochMs) {
@@ -51,20 +63,54 @@ public final class ObjectRepository {
 
     /** The sampled frame nearest a presentation time, if one lies within {@code maxOffsetMs}. */
     public Optional<FrameObjects> nearestDetections(String streamId, long epochMs, long ptsMs, long maxOffsetMs) throws IOException {
-        List<FrameObjects> near = search(Names.DETECTIONS_INDEX, q -> q.bool(b -> b.filter(scope(streamId, epochMs))
+        List<FrameObjects> near = detectionReads.get(streamId + "\u0000" + epochMs + "\u0000" + ptsMs + "\u0000" + maxOffsetMs,
+                k -> detectionsNear(streamId, epochMs, ptsMs, maxOffsetMs));
+        return near.stream().min((a, b) -> Long.compare(Math.abs(a.ptsMs() - ptsMs), Math.abs(b.ptsMs() - ptsMs)));
+    }
+
+    private List<FrameObjects> detectionsNear(String streamId, long epochMs, long ptsMs, long maxOffsetMs) throws IOException {
+        return search(Names.DETECTIONS_INDEX, q -> q.bool(b -> b.filter(scope(streamId, epochMs))
                 .filter(f -> f.range(r -> r.number(n -> n.field("pts_ms").gte((double) ptsMs - maxOffsetMs).lte((double) ptsMs + maxOffsetMs))))),
                 "pts_ms", 50, ObjectRepository::frameObjects);
-        return near.stream().min((a, b) -> Long.compare(Math.abs(a.ptsMs() - ptsMs), Math.abs(b.ptsMs() - ptsMs)));
     }
 
     /** Tracks seen at some time between two presentation times, longest first. */
     public List<Track> tracks(String streamId, long epochMs, long fromMs, long toMs) throws IOException {
+        return trackReads.get(streamId + "\u0000" + epochMs + "\u0000" + fromMs + "\u0000" + toMs, k -> readTracks(streamId, epochMs, fromMs, toMs));
+    }
+
+    private List<Track> readTracks(String streamId, long epochMs, long fromMs, long toMs) throws IOException {
         List<Track> out = search(Names.TRACKS_INDEX, q -> q.bool(b -> b.filter(scope(streamId, epochMs))
                 .filter(f -> f.range(r -> r.number(n -> n.field("first_seen_ms").lte((double) toMs))))
                 .filter(f -> f.range(r -> r.number(n -> n.field("last_seen_ms").gte((double) fromMs))))),
                 "first_seen_ms", 500, ObjectRepository::track);
         out.sort((a, b) -> Integer.compare(b.samples(), a.samples()));
-        return out;
+        return List.copyOf(out);
+    }
+
+    /** The tracks with these ids that exist, in one round trip. */
+    public List<Track> tracks(List<String> ids) throws IOException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return trackReads.get("ids\u0000" + String.join("\u0000", ids), k -> readTracks(ids));
+    }
+
+    private List<Track> readTracks(List<String> ids) throws IOException {
+        try {
+            List<Track> out = new ArrayList<>();
+            for (var d : client.mget(m -> m.index(Names.TRACKS_INDEX).ids(ids), JsonNode.class).docs()) {
+                if (d.isResult() && d.result().found() && d.result().source() != null) {
+                    out.add(track(d.result().source()));
+                }
+            }
+            return List.copyOf(out);
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
     }
 
     public Optional<Track> track(String id) throws IOException {
@@ -79,15 +125,32 @@ public final class ObjectRepository {
         }
     }
 
-    /** Writes an entity and makes it visible to the next read at once. */
+    /**
+     * Writes an entity and makes it visible to the next read at once. The index is made (or
+     * brought up to date) once per repository, and registering the same entity again, which an
+     * agent does, writes nothing: the document it would write is already there.
+     */
     public void save(Entity e) throws IOException {
         ObjectNode doc = Json.MAPPER.valueToTree(e);
         if (e.appearance() == null) {
             doc.remove("appearance");
         }
+        String id = e.streamId() + ":" + e.entityId();
+        String body = doc.toString();
+        // Unless it was deleted since (a stream delete, retention): a realtime existence check, no refresh.
+        if (body.equals(written.get(id)) && client.exists(x -> x.index(Names.ENTITIES_INDEX).id(id)).value()) {
+            return;
+        }
         doc.put("created_ms", System.currentTimeMillis());
-        EsIndices.ensure(client, List.of(Names.ENTITIES_INDEX));
-        client.index(i -> i.index(Names.ENTITIES_INDEX).id(e.streamId() + ":" + e.entityId()).document(doc).refresh(Refresh.True));
+        if (!entitiesIndexReady) {
+            EsIndices.ensure(client, List.of(Names.ENTITIES_INDEX));
+            entitiesIndexReady = true;
+        }
+        client.index(i -> i.index(Names.ENTITIES_INDEX).id(id).document(doc).refresh(Refresh.True));
+        if (written.size() >= 10_000) {
+            written.clear();
+        }
+        written.put(id, body);
     }
 
     public Optional<Entity> entity(String streamId, String entityId) throws IOException {

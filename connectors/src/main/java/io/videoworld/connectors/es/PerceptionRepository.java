@@ -23,9 +23,22 @@ public final class PerceptionRepository {
     private static final List<String> VECTORS = List.of("*_embedding", "image_descriptor");
 
     private final ElasticsearchClient client;
+    /** Searches and vector reads by their arguments: a keyframe's analysis never changes once written. */
+    private final TtlCache<String, List<?>> reads;
 
     public PerceptionRepository(ElasticsearchClient client) {
+        this(client, 0);
+    }
+
+    /** @param cacheMs how long a search's answer is reused for the same arguments (0: never) */
+    public PerceptionRepository(ElasticsearchClient client, long cacheMs) {
         this.client = client;
+        this.reads = new TtlCache<>(cacheMs);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> List<T> cached(String key, TtlCache.Loader<String, List<T>> read) throws IOException {
+        return (List<T>) reads.get(key, k -> List.copyOf(read.load(k)));
     }
 
     /** Keyframes of a push whose text matches, by BM25 on the OCR text and kNN on its embedding, fused; best first. */
@@ -35,6 +48,16 @@ public final class PerceptionRepository {
 
     /** {@link #search(String, long, String, float[], int)} over the keyframes {@code screen} admits only. */
     public List<Match> search(String streamId, long epochMs, String text, float[] vector, int k, ScreenFilter screen) throws IOException {
+        return cached(String.join("\u0000", "search", streamId, String.valueOf(epochMs), String.valueOf(text), vectorKey(vector),
+                String.valueOf(k), String.valueOf(screen)), key -> readSearch(streamId, epochMs, text, vector, k, screen));
+    }
+
+    /** A vector as part of a cache key. */
+    static String vectorKey(float[] v) {
+        return v == null ? "-" : v.length + ":" + java.util.Arrays.hashCode(v);
+    }
+
+    private List<Match> readSearch(String streamId, long epochMs, String text, float[] vector, int k, ScreenFilter screen) throws IOException {
         List<Match> out = new ArrayList<>();
         Query scope = screen.isEmpty() ? scope(streamId, epochMs)
                 : Query.of(q -> q.bool(b -> b.filter(scope(streamId, epochMs)).filter(screen.perceptionClauses())));
@@ -55,6 +78,11 @@ public final class PerceptionRepository {
 
     /** The analysed keyframes of a push between two presentation times. */
     public List<Vectors> inRange(String streamId, long epochMs, long fromPtsMs, long toPtsMs) throws IOException {
+        return cached(String.join("\u0000", "range", streamId, String.valueOf(epochMs), String.valueOf(fromPtsMs), String.valueOf(toPtsMs)),
+                key -> readRange(streamId, epochMs, fromPtsMs, toPtsMs));
+    }
+
+    private List<Vectors> readRange(String streamId, long epochMs, long fromPtsMs, long toPtsMs) throws IOException {
         try {
             List<Vectors> out = new ArrayList<>();
             for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(200)
@@ -77,6 +105,11 @@ public final class PerceptionRepository {
 
     /** The {@code k} keyframes of a push nearest a vector in {@code field} (text_embedding or image_descriptor), score (1 + cos) / 2. */
     public List<Match> nearest(String streamId, long epochMs, String field, float[] vector, int k) throws IOException {
+        return cached(String.join("\u0000", "nearest", streamId, String.valueOf(epochMs), field, vectorKey(vector), String.valueOf(k)),
+                key -> readNearest(streamId, epochMs, field, vector, k));
+    }
+
+    private List<Match> readNearest(String streamId, long epochMs, String field, float[] vector, int k) throws IOException {
         List<Float> qv = HybridSearch.queryVector(vector);
         Query scope = scope(streamId, epochMs);
         try {

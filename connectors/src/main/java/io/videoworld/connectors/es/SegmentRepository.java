@@ -11,14 +11,18 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Read side of {@code vw-shots}: a stream's shots or scenes in time order. */
+/**
+ * Read side of {@code vw-shots}: a stream's shots or scenes in time order. A closed segment never
+ * changes, so with a cache the list is kept per stream, push and kind and renewed by reading what
+ * came after its settled part ({@link TailCache}); the open scene is read again each time.
+ */
 public final class SegmentRepository {
     /** The most segments one call returns. */
     public static final int MAX = 10_000;
     static final int PAGE = 200;
 
     private final ElasticsearchClient client;
-    private final TtlCache<String, List<Segment>> cache;
+    private final TailCache<String, Segment> cache;
 
     public SegmentRepository(ElasticsearchClient client) {
         this(client, 0);
@@ -27,7 +31,7 @@ public final class SegmentRepository {
     /** @param cacheMs how long a read is reused (0: never) */
     public SegmentRepository(ElasticsearchClient client, long cacheMs) {
         this.client = client;
-        this.cache = new TtlCache<>(cacheMs);
+        this.cache = new TailCache<>(cacheMs, Segment::startFrame, Segment::closed);
     }
 
     /**
@@ -36,13 +40,14 @@ public final class SegmentRepository {
      * thousands at once costs every call, however few segments there are.
      */
     public List<Segment> list(String streamId, long epochMs, String kind) throws IOException {
-        return cache.get(streamId + "\u0000" + epochMs + "\u0000" + kind, k -> read(streamId, epochMs, kind));
+        return cache.get(streamId + "\u0000" + epochMs + "\u0000" + kind, after -> read(streamId, epochMs, kind, after));
     }
 
-    private List<Segment> read(String streamId, long epochMs, String kind) throws IOException {
+    /** The segments that start after the {@code startAfter} frame (all for null), by start frame. */
+    private List<Segment> read(String streamId, long epochMs, String kind, Long startAfter) throws IOException {
         try {
             List<Segment> out = new ArrayList<>();
-            Long after = null;
+            Long after = startAfter;
             while (out.size() < MAX) {
                 Long from = after;
                 List<Hit<Segment>> hits = client.search(s -> {
@@ -62,7 +67,7 @@ public final class SegmentRepository {
                 }
                 after = out.get(out.size() - 1).startFrame();
             }
-            return List.copyOf(out);
+            return out;
         } catch (ElasticsearchException e) {
             if (e.status() == 404) {
                 return List.of();

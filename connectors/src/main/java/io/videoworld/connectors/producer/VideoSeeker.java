@@ -22,6 +22,8 @@ public final class VideoSeeker implements AutoCloseable {
     private static final int GRABBERS_PER_FILE = 2;
     private static final int MAX_FILES = 16;
     private static final int CACHED_FRAMES = 256;
+    /** Frames decoded by every seeker of this process; tests hold paths that must not decode to it. */
+    private static final java.util.concurrent.atomic.LongAdder DECODED = new java.util.concurrent.atomic.LongAdder();
 
     private final Map<String, Deque<FFmpegFrameGrabber>> idle = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<String, Decoded> cache = new LinkedHashMap<>(CACHED_FRAMES, 0.75f, true) {
@@ -35,6 +37,11 @@ public final class VideoSeeker implements AutoCloseable {
 
     /** A decoded frame: its actual presentation time and its JPEG. */
     public record Decoded(long ptsMs, SourceFrame frame) {}
+
+    /** How many frames every seeker of this process has decoded from a file (cached answers not counted). */
+    public static long framesDecoded() {
+        return DECODED.sum();
+    }
 
     /** Frames at the given times (seconds, any order), each encoded at {@code width} (0 keeps the size). */
     public List<Decoded> grab(String file, List<Double> timesSec, int width) throws IOException {
@@ -57,6 +64,7 @@ public final class VideoSeeker implements AutoCloseable {
                     g = borrow(file);
                 }
                 g.setVideoTimestamp(us);
+                DECODED.increment();
                 Frame f = g.grabImage();
                 if (f == null) {
                     throw new IOException("no frame at " + t + " s in " + file);

@@ -71,7 +71,8 @@ public final class EntityTools {
         if (hint == null && given == null) {
             throw ApiException.badField("entity_hint", "give 'entity_hint' (or 'description'), 'bbox', or both");
         }
-        ObjectFinder.Seen seen = finder.objectsAt(v, t, hint != null);
+        // Pixels only to name a detection's colour for a hint; a given box picks by overlap and decodes nothing.
+        ObjectFinder.Seen seen = finder.objectsAt(v, t, hint != null && given == null);
         Found chosen = choose(seen, hint, given);
         double[] box = chosen != null ? chosen.bbox() : given;
         if (box == null) {
@@ -192,10 +193,7 @@ public final class EntityTools {
 
     /** The entity's tracks, first seen first. */
     List<Track> tracksOf(Entity e) throws IOException {
-        List<Track> out = new ArrayList<>();
-        for (String id : e.trackIds()) {
-            objects.track(id).ifPresent(out::add);
-        }
+        List<Track> out = new ArrayList<>(objects.tracks(e.trackIds()));
         out.sort((a, b) -> Long.compare(a.firstMs(), b.firstMs()));
         return out;
     }

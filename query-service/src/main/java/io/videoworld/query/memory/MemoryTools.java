@@ -27,12 +27,16 @@ import io.videoworld.query.memory.MemoryResponses.Source;
 import io.videoworld.query.memory.MemoryResponses.Written;
 import io.videoworld.query.video.Videos;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Seed 001 APIs 12-14: {@code write_memory}, {@code read_memory}, {@code merge_events}. Levels:
@@ -45,6 +49,12 @@ import java.util.Set;
  * event's is 0.4 + 0.05 per batch it took + 0.1 when it returns to an earlier event, at most 1.
  */
 public final class MemoryTools {
+    /** Where read_memory's searches run side by side; daemon threads, so the pool never holds a process open. */
+    private static final ExecutorService SEARCHES = Executors.newFixedThreadPool(8, r -> {
+        Thread t = new Thread(r, "memory-search");
+        t.setDaemon(true);
+        return t;
+    });
     static final Set<String> LEVELS = Set.of("frame", "segment", "scene", "event", "episode");
 
     private final VideoRepository videos;
@@ -99,22 +109,26 @@ public final class MemoryTools {
         List<Memory> found = new ArrayList<>();
         long fromMs = Math.round(range[0] * 1000);
         long toMs = range[1] == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(range[1] * 1000);
-        if ("all".equals(level) || "event".equals(level)) {
-            for (HybridSearch.Scored s : memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, fromMs, toMs, topK * 2)) {
-                found.add(episode(s.source(), s.score()));
-            }
-        }
-        if ("all".equals(level) || "frame".equals(level)) {
-            for (PerceptionRepository.Match m : perception.search(v.streamId(), v.epochMs(), query, vec, topK * 2)) {
-                if (m.ptsMs() >= fromMs && m.ptsMs() <= toMs) {
-                    found.add(new Memory(Ids.frame(v.streamId(), m.frameIndex()), "frame", new TimeRange(m.ptsMs() / 1000.0, m.ptsMs() / 1000.0),
-                            m.text().length() > 400 ? m.text().substring(0, 400) + "..." : m.text(), round(m.score(), 4), 0.3,
-                            new Source("keyframe perception (OCR and labels)")));
-                }
-            }
-        }
+        // The three searches are independent: asked at once, the call waits for the slowest, not the sum.
         List<String> levels = "all".equals(level) ? List.of() : List.of(level);
-        for (HybridSearch.Scored s : memory.searchMemories(v.streamId(), levels, query, vec, range[0], range[1], topK * 2)) {
+        CompletableFuture<List<HybridSearch.Scored>> episodes = "all".equals(level) || "event".equals(level)
+                ? async(() -> memory.searchEpisodes(v.streamId(), v.epochMs(), query, vec, fromMs, toMs, topK * 2))
+                : CompletableFuture.completedFuture(List.of());
+        CompletableFuture<List<PerceptionRepository.Match>> keyframes = "all".equals(level) || "frame".equals(level)
+                ? async(() -> perception.search(v.streamId(), v.epochMs(), query, vec, topK * 2))
+                : CompletableFuture.completedFuture(List.of());
+        List<HybridSearch.Scored> written = memory.searchMemories(v.streamId(), levels, query, vec, range[0], range[1], topK * 2);
+        for (HybridSearch.Scored s : join(episodes)) {
+            found.add(episode(s.source(), s.score()));
+        }
+        for (PerceptionRepository.Match m : join(keyframes)) {
+            if (m.ptsMs() >= fromMs && m.ptsMs() <= toMs) {
+                found.add(new Memory(Ids.frame(v.streamId(), m.frameIndex()), "frame", new TimeRange(m.ptsMs() / 1000.0, m.ptsMs() / 1000.0),
+                        m.text().length() > 400 ? m.text().substring(0, 400) + "..." : m.text(), round(m.score(), 4), 0.3,
+                        new Source("keyframe perception (OCR and labels)")));
+            }
+        }
+        for (HybridSearch.Scored s : written) {
             JsonNode d = s.source();
             found.add(new Memory(d.path("memory_id").asText(), d.path("level").asText(), new TimeRange(d.path("start_time").asDouble(),
                     d.path("end_time").asDouble()), d.path("content").asText(), round(s.score(), 4), d.path("importance").asDouble(0.5),
@@ -127,6 +141,35 @@ public final class MemoryTools {
         found.sort(Comparator.comparingDouble(Memory::relevanceScore).reversed());
         List<Memory> top = found.subList(0, Math.min(topK, found.size()));
         return new Memories(top, top.size());
+    }
+
+    /** A read on the shared pool of the memory tools' concurrent searches. */
+    private interface Read<T> {
+        T get() throws IOException;
+    }
+
+    private static <T> CompletableFuture<T> async(Read<T> read) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return read.get();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, SEARCHES);
+    }
+
+    private static <T> T join(CompletableFuture<T> f) throws IOException {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw e;
+        }
     }
 
     /** An episodic event as a memory; its importance grows with the batches it took and when it returns to an earlier event. */

@@ -1,6 +1,7 @@
 package io.videoworld.query.video;
 
 import io.videoworld.connectors.es.FrameRepository;
+import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.framestore.FrameStore;
 import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.connectors.producer.VideoSeeker;
@@ -27,6 +28,7 @@ public final class FrameAccess {
     public static final String NEAREST = "nearest_keyframe";
 
     private final FrameRepository frames;
+    private final StoredKeyframes keyframes;
     private final FrameStore store;
     private final VideoSeeker seeker;
     private final SourceLocator sources;
@@ -35,11 +37,17 @@ public final class FrameAccess {
      * @param seeker decodes source files; its owner (the wiring) closes it
      * @param sources where the recorded source URIs are opened here
      */
-    public FrameAccess(FrameRepository frames, FrameStore store, VideoSeeker seeker, SourceLocator sources) {
+    public FrameAccess(FrameRepository frames, SegmentRepository segments, FrameStore store, VideoSeeker seeker, SourceLocator sources) {
         this.frames = frames;
+        this.keyframes = new StoredKeyframes(segments, frames);
         this.store = store;
         this.seeker = seeker;
         this.sources = sources;
+    }
+
+    /** The stored keyframes of a push, from memory. */
+    public StoredKeyframes keyframes() {
+        return keyframes;
     }
 
     /** Whether frames of {@code v} can be decoded from its source, which is still reachable and not live. */
@@ -81,17 +89,24 @@ public final class FrameAccess {
         return out;
     }
 
-    /** Frame ids only, without reading any picture: the indexed frame nearest each time. */
+    /**
+     * Frame ids only, without decoding or reading any picture: the indexed frame nearest each time,
+     * or, when the source is gone, the nearest stored keyframe (from memory, see {@link StoredKeyframes}).
+     */
     public List<Image> idsAt(VideoDoc v, List<Double> timesSec) throws IOException {
         List<Image> out = new ArrayList<>();
+        boolean decodable = decodable(v);
         for (double t : timesSec) {
             long pts = Math.round(t * 1000);
-            if (decodable(v)) {
+            if (decodable) {
                 out.add(new Image(nearestFrameId(v, pts), pts, null, DECODED, 0));
             } else {
-                FrameDoc k = frames.nearestKeyframe(v.streamId(), v.epochMs(), pts).orElseThrow(() -> new ApiException(404,
-                        "no_frames", "video_id", "the source of '" + v.streamId() + "' is not reachable and no keyframe is stored"));
-                out.add(new Image(k.id(), k.ptsMs(), null, NEAREST, Math.abs(k.ptsMs() - pts)));
+                StoredKeyframes.Key k = keyframes.nearest(v, pts);
+                if (k == null) {
+                    throw new ApiException(404, "no_frames", "video_id", "the source of '" + v.streamId()
+                            + "' is not reachable and no keyframe is stored");
+                }
+                out.add(new Image(k.frameId(), k.ptsMs(), null, NEAREST, Math.abs(k.ptsMs() - pts)));
             }
         }
         return out;

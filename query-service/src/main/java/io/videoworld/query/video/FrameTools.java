@@ -6,7 +6,6 @@ import io.videoworld.connectors.es.FrameRepository;
 import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.connectors.images.Images;
-import io.videoworld.core.FrameDoc;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
@@ -76,7 +75,8 @@ public final class FrameTools {
                 int n = num != null ? num : 10;
                 List<Double> keys = new ArrayList<>();
                 if ("keyframe".equals(method)) {
-                    for (FrameDoc k : frames.keyframes(v.streamId(), v.epochMs(), ms(range[0]), ms(range[1]), 10_000)) {
+                    // From memory: closed shots list their keyframes, and only the open shot's are read.
+                    for (StoredKeyframes.Key k : access.keyframes().between(v, ms(range[0]), ms(range[1]))) {
                         keys.add(k.ptsMs() / 1000.0);
                     }
                 } else {

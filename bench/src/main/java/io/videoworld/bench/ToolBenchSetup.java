@@ -1,0 +1,209 @@
+package io.videoworld.bench;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.kafka.KafkaTopics;
+import io.videoworld.connectors.producer.JpegEncoder;
+import io.videoworld.connectors.producer.KafkaProducers;
+import io.videoworld.connectors.producer.PushSummary;
+import io.videoworld.connectors.producer.Pusher;
+import io.videoworld.connectors.producer.SampleVideo;
+import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.core.Names;
+import io.videoworld.jobs.DetectOptions;
+import io.videoworld.jobs.IngestJob;
+import io.videoworld.jobs.IngestOptions;
+import io.videoworld.jobs.PerceptionOptions;
+import io.videoworld.jobs.ShotOptions;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.perception.ObjectDetector;
+import io.videoworld.perception.TextEmbedder;
+import io.videoworld.query.QueryConfig;
+import io.videoworld.query.QueryServer;
+import io.videoworld.testkit.TestInfra;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * What {@code bench tools --setup} stands on, the way {@code bin/videoworld demo} builds it but in
+ * this one JVM: a generated video of the asked length pushed to Kafka, the real ingest job on a
+ * local Flink writing into the real Elasticsearch, and the query service with the demo's models.
+ * A second push of the same video, paced in real time, is the "ingestion running" load.
+ */
+final class ToolBenchSetup implements AutoCloseable {
+    private final TestInfra infra = TestInfra.get();
+    private final Path dir;
+    private final String topic = "bench.tools.frames";
+    private final double pushFps;
+    private JobClient job;
+    private QueryServer server;
+    private Thread live;
+    private volatile boolean stopLive;
+
+    ToolBenchSetup(Path dir, double pushFps) {
+        this.dir = dir;
+        this.pushFps = pushFps;
+    }
+
+    /** The generated video of {@code seconds}: a hard cut every 6-14 s (seeded), as a long recording has. */
+    Path video(double seconds) throws Exception {
+        Files.createDirectories(dir);
+        Path video = dir.resolve("tools-" + (long) seconds + "s.mp4");
+        if (!Files.exists(video)) {
+            List<Double> cuts = new ArrayList<>();
+            Random rnd = new Random(16);
+            for (double t = 6 + rnd.nextDouble() * 8; t < seconds - 2; t += 6 + rnd.nextDouble() * 8) {
+                cuts.add(Math.round(t * 10) / 10.0);
+            }
+            System.out.printf("writing %s (%.0f s, %d cuts)...%n", video, seconds, cuts.size());
+            SampleVideo.write(video, 640, 360, 25, seconds, cuts);
+        }
+        return video;
+    }
+
+    /** Starts the ingest job (detection at {@code detectFps}, 0 for none) on its own topic. */
+    void startJob(double detectFps) throws Exception {
+        KafkaTopics.ensure(infra.kafkaBootstrap(), 2, topic, topic + ".dlq");
+        Configuration conf = new Configuration();
+        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
+        conf.set(IngestOptions.FRAMES_TOPIC, topic);
+        conf.set(IngestOptions.DLQ_TOPIC, topic + ".dlq");
+        conf.set(IngestOptions.GROUP_ID, "bench-tools-" + System.nanoTime());
+        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
+        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
+        conf.set(ShotOptions.FRAME_STORE, dir.resolve("frames").toAbsolutePath().toString());
+        conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
+        conf.set(DetectOptions.ENABLED, detectFps > 0);
+        if (detectFps > 0) {
+            conf.set(DetectOptions.FPS, detectFps);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+        IngestJob.build(env, conf);
+        job = env.executeAsync("bench-tools-ingest");
+    }
+
+    /** Pushes the video as {@code stream} as fast as it encodes and waits until its frames and shots are searchable. */
+    PushSummary pushAndAwait(Path video, String stream, long epochMs) throws Exception {
+        PushSummary push = push(video, stream, epochMs, false);
+        try (RestClientTransport transport = EsClients.transport(infra.elasticsearchUrl())) {
+            ElasticsearchClient es = EsClients.sync(transport);
+            long deadline = System.currentTimeMillis() + 1_800_000;
+            Query frames = thisPush(stream, epochMs, null);
+            Query shots = thisPush(stream, epochMs, "shot");
+            long lastShots = -1;
+            while (true) {
+                long f = count(es, Names.FRAMES_INDEX, frames);
+                long s = count(es, Names.SHOTS_INDEX, shots);
+                var doc = es.get(g -> g.index(Names.VIDEOS_INDEX).id(stream), com.fasterxml.jackson.databind.JsonNode.class);
+                boolean ended = doc.found() && doc.source().path("epoch_ms").asLong() == epochMs
+                        && "ended".equals(doc.source().path("status").asText());
+                // Ended, every frame indexed, and no shot added since the last look: the last shots are written after the frames.
+                boolean settled = f >= push.frames() && s > 0 && s == lastShots && ended;
+                lastShots = s;
+                if (settled) {
+                    System.out.printf("ingested %s: %d frames, %d shots%n", stream, f, s);
+                    return push;
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException(stream + " was not ingested in 30 minutes (" + f + " frames, " + s + " shots)");
+                }
+                Thread.sleep(2000);
+            }
+        }
+    }
+
+    private static Query thisPush(String stream, long epochMs, String kind) {
+        return Query.of(q -> q.bool(b -> {
+            b.filter(f -> f.term(t -> t.field("stream_id").value(stream))).filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)));
+            if (kind != null) {
+                b.filter(f -> f.term(t -> t.field("kind").value(kind)));
+            }
+            return b;
+        }));
+    }
+
+    private static long count(ElasticsearchClient es, String index, Query q) throws Exception {
+        if (!es.indices().exists(e -> e.index(index)).value()) {
+            return 0;
+        }
+        es.indices().refresh(r -> r.index(index));
+        return es.count(c -> c.index(index).query(q)).count();
+    }
+
+    private PushSummary push(Path video, String stream, long epochMs, boolean realTime) throws Exception {
+        int batch = (int) Math.max(1, Math.round(pushFps));
+        long start = System.nanoTime();
+        try (VideoFrameSource src = new VideoFrameSource(video.toString(), pushFps, new JpegEncoder(640, 85));
+                KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(infra.kafkaBootstrap())) {
+            return new Pusher(producer, topic, batch, KafkaProducers.MAX_RECORD_BYTES).push(src, stream, video.toString(), epochMs, n -> {
+                if (stopLive) {
+                    throw new IllegalStateException("live push stopped");
+                }
+                if (realTime) {
+                    // Frame n is due n / fps seconds after the start, as a camera would deliver it.
+                    long wait = start + (long) (n / pushFps * 1e9) - System.nanoTime();
+                    if (wait > 0) {
+                        try {
+                            Thread.sleep(wait / 1_000_000);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /** Starts pushing {@code video} as {@code stream} in real time in the background, until {@link #stopLive}. */
+    void startLive(Path video, String stream) {
+        stopLive = false;
+        live = new Thread(() -> {
+            try {
+                push(video, stream, System.currentTimeMillis(), true);
+            } catch (Exception e) {
+                if (!stopLive) {
+                    System.err.println("live push failed: " + e);
+                }
+            }
+        }, "live-push");
+        live.setDaemon(true);
+        live.start();
+    }
+
+    void stopLive() throws InterruptedException {
+        stopLive = true;
+        if (live != null) {
+            live.join(30_000);
+        }
+    }
+
+    /** The query service over the same Elasticsearch and frame store, with the demo's embedder and detector. */
+    String startServer() throws Exception {
+        Path models = ModelDirectory.locate();
+        QueryConfig config = QueryConfig.of(infra.elasticsearchUrl(), dir.resolve("frames").toAbsolutePath().toString())
+                .withEmbedder(TextEmbedder.load(models)).withDetector(ObjectDetector.load(models, "centernet", List.of(), 640, 0.1));
+        server = new QueryServer(config).start("127.0.0.1", 0);
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    @Override
+    public void close() throws Exception {
+        stopLive();
+        if (server != null) {
+            server.close();
+        }
+        if (job != null) {
+            job.cancel().get();
+        }
+    }
+}
