@@ -149,6 +149,9 @@ final class WindowChrome {
             while (m.find()) {
                 cut = m.end();
             }
+            if (URL.matcher(t).find()) {
+                return "browser"; // an address, not a title: its dashes name no app
+            }
             if (cut > 0 && cut < t.length()) {
                 String app = norm(t.substring(cut));
                 if (app.length() >= 3) {
@@ -187,12 +190,27 @@ final class WindowChrome {
         }
         String[] x = a.split(PARTS);
         String[] y = b.split(PARTS);
+        String ux = url(x);
+        String uy = url(y);
+        if (ux != null && uy != null) {
+            // A page is its address: the tab strip above it grows as tabs open.
+            return similarity(ux, uy) >= SAME_TEXT;
+        }
         for (int i = 0; i < Math.min(x.length, y.length); i++) {
             if (similarity(x[i], y[i]) < SAME_TEXT) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static String url(String[] parts) {
+        for (String p : parts) {
+            if (URL.matcher(p).find()) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** 1 - edit distance / longer length, over letters and digits. */

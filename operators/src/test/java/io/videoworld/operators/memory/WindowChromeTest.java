@@ -52,6 +52,11 @@ class WindowChromeTest {
                 shot("gtk changelog", 20, 10, "tar changelog", 250, 10, "https://www.gnu.org/licenses/tar", 90, 50)));
         assertThat(WindowChrome.same(one, two)).isFalse();
         assertThat(WindowChrome.same(one, one + "x")).isTrue();
+        String moreTabs = WindowChrome.title(List.of(shot("gtk changelog", 20, 10, "tar changelog   zlib changelog", 250, 10,
+                "https://wiki.debian.org/gtk", 90, 50), shot("gtk changelog", 20, 10, "tar changelog   zlib changelog", 250, 10,
+                "https://wiki.debian.org/gtk", 90, 50)));
+        assertThat(WindowChrome.same(one, moreTabs)).as("the same page after another tab opened").isTrue();
+        assertThat(WindowChrome.app("https://manpages.debian.org/zlib-changelog-www", List.of())).isEqualTo("browser");
         assertThat(WindowChrome.app(one, List.of("https://wiki.debian.org/gtk"))).isEqualTo("browser");
     }
 
