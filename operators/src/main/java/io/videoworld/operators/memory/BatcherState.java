@@ -21,10 +21,16 @@ import java.util.List;
  * @param lastEventTimeMs latest event time seen, for the idle timer
  * @param idleTimerAt the registered idle timer, or -1
  * @param openTimerAt the registered timer for the open shot's batches, or -1
+ * @param tasks screens: the latest batch of each task (window title, and text under one title), for returns older than {@code recent}
  */
 public record BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, long emittedUntilPts, List<PendingShot> pending,
         List<Perception> orphans, List<TrackDoc> tracks, List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long idleTimerAt,
-        long openTimerAt) {
+        long openTimerAt, List<EpisodeBatch.Digest> tasks) {
+
+    public BatcherState {
+        // State written before tasks were kept restores with none.
+        tasks = tasks == null ? List.of() : tasks;
+    }
 
     /** A closed shot and the perceptions of its keyframes received so far. */
     public record PendingShot(Segment shot, List<Perception> perceived) {}

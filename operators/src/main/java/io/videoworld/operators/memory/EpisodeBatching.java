@@ -26,6 +26,8 @@ import java.util.Map;
  */
 final class EpisodeBatching implements java.io.Serializable {
     static final int RECENT = 10;
+    /** Tasks remembered for returns beyond the recent batches. */
+    static final int TASKS = 32;
     private static final int MAX_LINES = 40;
     private static final int MAX_ORPHANS = 2000;
     private static final int MAX_TRACKS = 200;
@@ -46,7 +48,7 @@ final class EpisodeBatching implements java.io.Serializable {
     }
 
     static BatcherState fresh(long epochMs) {
-        return new BatcherState(epochMs, null, 0, Long.MIN_VALUE, List.of(), List.of(), List.of(), List.of(), Long.MIN_VALUE, -1, -1);
+        return new BatcherState(epochMs, null, 0, Long.MIN_VALUE, List.of(), List.of(), List.of(), List.of(), Long.MIN_VALUE, -1, -1, List.of());
     }
 
     /** One observation of the stream whose state is {@code s} (null for a new stream); the caller has settled an older push. */
@@ -111,7 +113,7 @@ final class EpisodeBatching implements java.io.Serializable {
             }
         }
         s = new BatcherState(s.epochMs(), kind, s.nextBatch(), s.emittedUntilPts(), pending, orphans, tracks, s.recent(), eventTime,
-                s.idleTimerAt(), s.openTimerAt());
+                s.idleTimerAt(), s.openTimerAt(), s.tasks());
         s = drain(s, false, watermark, out);
         return new Step(scheduled(s, watermark), out);
     }
@@ -123,7 +125,7 @@ final class EpisodeBatching implements java.io.Serializable {
         }
         List<EpisodeBatch> out = new ArrayList<>();
         s = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), s.idleTimerAt(), -1);
+                s.lastEventTimeMs(), s.idleTimerAt(), -1, s.tasks());
         s = drain(s, false, timestamp, out);
         return new Step(scheduled(s, timestamp), out);
     }
@@ -146,7 +148,7 @@ final class EpisodeBatching implements java.io.Serializable {
             wanted = Math.max(wanted, watermark + 1);
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), idle, wanted);
+                s.lastEventTimeMs(), idle, wanted, s.tasks());
     }
 
     /**
@@ -157,6 +159,7 @@ final class EpisodeBatching implements java.io.Serializable {
         List<BatcherState.PendingShot> pending = new ArrayList<>(s.pending());
         List<Perception> orphans = new ArrayList<>(s.orphans());
         List<EpisodeBatch.Digest> recent = new ArrayList<>(s.recent());
+        List<EpisodeBatch.Digest> tasks = new ArrayList<>(s.tasks());
         long next = s.nextBatch();
         long until = s.emittedUntilPts();
         while (!pending.isEmpty() && (force || complete(pending.get(0), until))) {
@@ -166,8 +169,8 @@ final class EpisodeBatching implements java.io.Serializable {
             List<Perception> kfs = p.perceived().stream().filter(x -> x.ptsMs() >= from).toList();
             long startEvent = shot.startEventTimeMs() + (from - shot.startPtsMs());
             for (EpisodeBatch b : batches(shot.streamId(), shot.epochMs(), shot.sourceKind(), shot.id(), shot.sceneId(), from, shot.endPtsMs(),
-                    startEvent, kfs, next, recent, s.tracks(), true)) {
-                next = emit(b, out, recent);
+                    startEvent, kfs, next, recent, tasks, s.tracks(), true)) {
+                next = emit(b, out, recent, tasks);
             }
             until = Math.max(until, shot.endPtsMs());
             long cut = until;
@@ -183,8 +186,8 @@ final class EpisodeBatching implements java.io.Serializable {
                 long end = force ? ready.get(ready.size() - 1).ptsMs() + 1 : Long.MIN_VALUE;
                 long startEvent = first.eventTimeMs() - (first.ptsMs() - from);
                 for (EpisodeBatch b : batches(first.streamId(), first.epochMs(), s.sourceKind(), null, null, from, end, startEvent, ready, next,
-                        recent, s.tracks(), force)) {
-                    next = emit(b, out, recent);
+                        recent, tasks, s.tracks(), force)) {
+                    next = emit(b, out, recent, tasks);
                     until = Math.max(until, b.endPtsMs());
                 }
                 long cut = until;
@@ -192,7 +195,7 @@ final class EpisodeBatching implements java.io.Serializable {
             }
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), next, until, pending, orphans, s.tracks(), recent, s.lastEventTimeMs(),
-                s.idleTimerAt(), s.openTimerAt());
+                s.idleTimerAt(), s.openTimerAt(), tasks);
     }
 
     /** Keyframes emitted as their frame passes (first, periodic), not at the shot's close. */
@@ -200,13 +203,27 @@ final class EpisodeBatching implements java.io.Serializable {
         return KeyframeRef.FIRST.equals(role) || KeyframeRef.PERIODIC.equals(role);
     }
 
-    private static long emit(EpisodeBatch b, List<EpisodeBatch> out, List<EpisodeBatch.Digest> recent) {
+    private static long emit(EpisodeBatch b, List<EpisodeBatch> out, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasks) {
         out.add(b);
         recent.add(digest(b));
         if (recent.size() > RECENT) {
             recent.remove(0);
         }
+        remember(tasks, digest(b));
         return b.batchSeq() + 1;
+    }
+
+    /** Keeps the latest batch of each window title (and of each text under one title), so a return finds a task older than the recent batches. */
+    static void remember(List<EpisodeBatch.Digest> tasks, EpisodeBatch.Digest d) {
+        if (d.title() == null || d.sceneId() != null && d.app() == null && d.embedding() == null) {
+            return;
+        }
+        tasks.removeIf(t -> WindowChrome.same(t.title(), d.title())
+                && (t.embedding() == null || d.embedding() == null || Vectors.cosine(t.embedding(), d.embedding()) >= EpisodePolicy.SAME_TASK));
+        tasks.add(d);
+        while (tasks.size() > TASKS) {
+            tasks.remove(0);
+        }
     }
 
     private boolean complete(BatcherState.PendingShot p, long until) {
@@ -228,7 +245,8 @@ final class EpisodeBatching implements java.io.Serializable {
      * by a switch or by the limit are returned; the rest waits for more evidence.
      */
     private List<EpisodeBatch> batches(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to,
-            long startEvent, List<Perception> kfsIn, long firstSeq, List<EpisodeBatch.Digest> recent, List<TrackDoc> tracks, boolean closedEnd) {
+            long startEvent, List<Perception> kfsIn, long firstSeq, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasksIn,
+            List<TrackDoc> tracks, boolean closedEnd) {
         boolean screen = kind == SourceKind.SCREEN;
         List<Perception> kfs = kfsIn.stream().sorted((a, b) -> Long.compare(a.ptsMs(), b.ptsMs())).toList();
         List<Long> starts = new ArrayList<>();
@@ -236,7 +254,7 @@ final class EpisodeBatching implements java.io.Serializable {
         String pieceApp = null;
         for (Perception k : kfs) {
             long pieceStart = starts.get(starts.size() - 1);
-            String app = screen ? EpisodePolicy.appOf(title(List.of(k))) : null;
+            String app = screen ? WindowChrome.app(WindowChrome.title(List.of(k)), k.lines().stream().map(TextLine::text).toList()) : null;
             boolean switched = app != null && pieceApp != null && !app.equals(pieceApp);
             if (k.ptsMs() > pieceStart && (switched || k.ptsMs() - pieceStart >= maxBatchMs)) {
                 starts.add(k.ptsMs());
@@ -248,14 +266,16 @@ final class EpisodeBatching implements java.io.Serializable {
         int pieces = closedEnd ? starts.size() : starts.size() - 1;
         List<EpisodeBatch> out = new ArrayList<>();
         List<EpisodeBatch.Digest> context = new ArrayList<>(recent);
+        List<EpisodeBatch.Digest> tasks = new ArrayList<>(tasksIn);
         for (int i = 0; i < pieces; i++) {
             long a = starts.get(i);
             long b = i == starts.size() - 1 ? to : starts.get(i + 1);
             List<Perception> in = kfs.stream().filter(x -> x.ptsMs() >= a && x.ptsMs() < Math.max(b, a + 1)).toList();
             EpisodeBatch batch = batch(stream, epoch, kind, shotId, sceneId, a, b, startEvent + (a - from), startEvent + (b - from), in,
-                    firstSeq + i, context, tracks);
+                    firstSeq + i, context, tasks, tracks);
             out.add(batch);
             context.add(digest(batch));
+            remember(tasks, digest(batch));
             if (context.size() > RECENT) {
                 context.remove(0);
             }
@@ -264,12 +284,12 @@ final class EpisodeBatching implements java.io.Serializable {
     }
 
     private EpisodeBatch batch(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to, long startEvent,
-            long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<TrackDoc> tracks) {
+            long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks, List<TrackDoc> tracks) {
         // A keyframe whose perception failed says nothing about the screen: unknown, not blank.
         List<Perception> known = in.stream().filter(x -> !x.isFailed()).toList();
         boolean unknown = known.isEmpty() && !in.isEmpty() && !context.isEmpty();
         in = known;
-        String title = title(in);
+        String title = kind == SourceKind.SCREEN ? WindowChrome.title(in) : title(in);
         LinkedHashSet<String> lines = new LinkedHashSet<>();
         Map<String, Integer> labels = new LinkedHashMap<>();
         float[] mean = null;
@@ -298,8 +318,8 @@ final class EpisodeBatching implements java.io.Serializable {
             }
         }
         float[] embedding = Vectors.unit(mean);
-        String app = kind == SourceKind.SCREEN ? EpisodePolicy.appOf(title) : null;
         List<String> lineList = List.copyOf(lines);
+        String app = kind == SourceKind.SCREEN ? WindowChrome.app(title, lineList) : null;
         EpisodeBatch.Digest digest = new EpisodeBatch.Digest(seq, from, to, app, title,
                 String.join(" | ", lineList.subList(0, Math.min(6, lineList.size()))), embedding, sceneId);
         EpisodePolicy.Relation r;
@@ -312,7 +332,7 @@ final class EpisodeBatching implements java.io.Serializable {
             title = last.title();
             embedding = last.embedding();
         } else {
-            r = EpisodePolicy.relate(digest, context, kind);
+            r = EpisodePolicy.relate(digest, context, tasks, kind);
         }
         List<String> sortedLabels = labels.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).map(Map.Entry::getKey).toList();
         return new EpisodeBatch(stream, epoch, seq, kind, from, to, startEvent, endEvent, (int) Math.max(1, (to - from + 999) / 1000),
@@ -325,7 +345,7 @@ final class EpisodeBatching implements java.io.Serializable {
                 String.join(" | ", b.lines().subList(0, Math.min(6, b.lines().size()))), b.embedding(), b.sceneId());
     }
 
-    /** The window title: the topmost line read near the top edge of the first keyframe with text. */
+    /** Cameras' caption: the topmost line read near the top edge of the first keyframe with text (screens: {@link WindowChrome}). */
     static String title(List<Perception> in) {
         for (Perception x : in) {
             String title = io.videoworld.core.ScreenTitles.title(x.lines(), x.height());

@@ -19,6 +19,12 @@ public final class EpisodePolicy {
     static final double CONTINUES = 0.8;
     static final double DIFFERENT = 0.5;
     static final double SAME_WORDS = 0.97;
+    /** Screens: under one window title, text less similar than this to the batch before is another task. */
+    static final double TASK_CHANGE = 0.5;
+    /** Screens: text at least this similar under one title is the same task (a return to it). */
+    static final double SAME_TASK = 0.6;
+    /** Screens: a window no convention names continues across a change of its title when its text is at least this similar. */
+    static final double SAME_TEXT_UNNAMED = 0.9;
 
     private EpisodePolicy() {}
 
@@ -26,6 +32,11 @@ public final class EpisodePolicy {
     public record Relation(String kind, long relatedBatch, double similarity) {}
 
     public static Relation relate(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> recent, SourceKind kind) {
+        return relate(now, recent, List.of(), kind);
+    }
+
+    /** As {@link #relate(EpisodeBatch.Digest, List, SourceKind)}, with the latest batch of each earlier task for returns. */
+    public static Relation relate(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasks, SourceKind kind) {
         if (recent.isEmpty()) {
             return new Relation(EpisodeBatch.NEW, -1, -1);
         }
@@ -33,6 +44,9 @@ public final class EpisodePolicy {
         double sim = Vectors.cosine(now.embedding(), prev.embedding());
         if (now.startPtsMs() - prev.endPtsMs() > MAX_GAP_MS) {
             return returnOrNew(now, recent, sim);
+        }
+        if (kind == SourceKind.SCREEN && now.title() != null && prev.title() != null) {
+            return relateWindow(now, prev, earlier(recent, tasks, prev), sim);
         }
         if (now.app() != null && prev.app() != null) {
             if (now.app().equals(prev.app())) {
@@ -59,6 +73,52 @@ public final class EpisodePolicy {
             return returnOrNew(now, recent, sim);
         }
         return new Relation(EpisodeBatch.AMBIGUOUS, -1, sim);
+    }
+
+    /**
+     * Screens whose window title was found: the same title continues the task (scrolling, typing,
+     * new lines, paging) unless the text under it changed wholesale (a manual page opened in the
+     * terminal, another tab behind the same tab strip), which returns to an earlier batch with that
+     * title and similar text, or starts a new task; another title returns to the most similar
+     * earlier batch with that title, or starts a new task.
+     */
+    private static Relation relateWindow(EpisodeBatch.Digest now, EpisodeBatch.Digest prev, List<EpisodeBatch.Digest> earlier, double sim) {
+        boolean sameTitle = WindowChrome.same(now.title(), prev.title());
+        if (sameTitle && (sim < 0 || sim >= TASK_CHANGE)) {
+            return new Relation(EpisodeBatch.CONTINUE, -1, sim);
+        }
+        if (!sameTitle && (now.app() == null || prev.app() == null) && sim >= SAME_TEXT_UNNAMED) {
+            // A window no convention names may have had a line of its text taken for its title: the text decides.
+            return new Relation(EpisodeBatch.CONTINUE, -1, sim);
+        }
+        EpisodeBatch.Digest best = null;
+        double bestSim = -2;
+        for (EpisodeBatch.Digest d : earlier) {
+            double s = Vectors.cosine(now.embedding(), d.embedding());
+            if (WindowChrome.same(now.title(), d.title()) && (!sameTitle || s >= SAME_TASK) && s > bestSim) {
+                best = d;
+                bestSim = s;
+            }
+        }
+        if (best != null) {
+            return new Relation(EpisodeBatch.RETURN, best.batchSeq(), bestSim);
+        }
+        return new Relation(EpisodeBatch.NEW, -1, sim);
+    }
+
+    /** The batches before {@code prev} a return may go back to: the recent ones, then each remembered task, newest first, once each. */
+    private static List<EpisodeBatch.Digest> earlier(List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasks, EpisodeBatch.Digest prev) {
+        List<EpisodeBatch.Digest> out = new java.util.ArrayList<>();
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        seen.add(prev.batchSeq());
+        for (List<EpisodeBatch.Digest> l : List.of(recent, tasks)) {
+            for (int i = l.size() - 1; i >= 0; i--) {
+                if (seen.add(l.get(i).batchSeq())) {
+                    out.add(l.get(i));
+                }
+            }
+        }
+        return out;
     }
 
     /**

@@ -11,11 +11,13 @@ import java.util.List;
 /**
  * The Flink-free engine of {@link EpisodeWriter}: one MIRIX decision per batch (insert, merge,
  * replace, or close-and-continue past {@value #MAX_DETAILS} characters of details) against the
- * stream's ten latest events, returning the next state and the documents to write.
+ * stream's ten latest events (and links returns to any of the {@value #LINKABLE} before them), returning the next state and the documents to write.
  */
 final class EpisodeWriting implements java.io.Serializable {
     static final int MAX_DETAILS = 5000;
     static final int KEEP = 10;
+    /** Older events kept (without their text) so a return can still link to them. */
+    static final int LINKABLE = 40;
     private static final int KEY_LINES = 8;
 
     /** The state after a batch, the documents it writes (a deletion is a doc marked deleted), and the decision taken. */
@@ -95,10 +97,15 @@ final class EpisodeWriting implements java.io.Serializable {
             out.add(doc(b, fresh, false));
             decision = "insert";
         }
-        while (events.size() > KEEP) {
-            events.remove(0);
+        // Beyond the latest KEEP, closed events stay only as what a return needs to find them: their batches.
+        for (int i = 0; i < events.size() - KEEP; i++) {
+            WriterState.Event e = events.get(i);
+            if (!e.details().isEmpty()) {
+                events.set(i, new WriterState.Event(e.seq(), e.revision(), e.occurredAtMs(), e.endEventTimeMs(), e.startPtsMs(), e.endPtsMs(),
+                        e.app(), e.title(), List.of(), List.of(), "", List.of(), null, 0, e.batches(), e.batchSeqs(), e.decidedBy(), true));
+            }
         }
-        while (events.size() > KEEP) {
+        while (events.size() > KEEP + LINKABLE) {
             events.remove(0);
         }
         long end = Math.max(s.lastEventTimeMs(), b.endEventTimeMs());

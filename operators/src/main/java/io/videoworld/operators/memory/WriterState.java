@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param epochMs the push
  * @param nextSeq number the next inserted event gets
- * @param events the latest ten events, oldest first
+ * @param events the latest ten events, oldest first, after up to forty older ones kept without their text for returns to link to
  * @param lastEventTimeMs latest batch end, for the idle timer
  * @param timerAt the registered idle timer, or -1
  */

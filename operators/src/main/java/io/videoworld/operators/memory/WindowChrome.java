@@ -1,0 +1,250 @@
+package io.videoworld.operators.memory;
+
+import io.videoworld.core.Perception;
+import io.videoworld.core.TextLine;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The window's title (or tab strip) on screens, found by layout rather than taken from the first
+ * line read: the OCR lines of each keyframe are grouped into rows; rows in the top fifth of the
+ * frame are candidates, except a row with a clock in it (a desktop panel: its other items share
+ * the clock's row) and fragments too short to be words (window-control glyphs read as "x" or
+ * "口"); of the candidates, the rows that stay the same across the batch's keyframes are chrome
+ * (content scrolls, a notification comes and goes), and the topmost of them is the title. The
+ * application is the part after the title's last spaced dash ("Inbox - Mail"), else a convention
+ * of the title or the window (a {@code user@host:} terminal title, a URL bar, a man page's
+ * status line), else unknown.
+ */
+final class WindowChrome {
+    static final double TOP_BAND = 0.2;
+    static final double BOTTOM_BAND = 0.08;
+    /** Horizontal gap, as a share of the width, that separates two pieces of one row. */
+    static final double GAP = 0.12;
+    /** Between the title and the chrome row under it in a title. */
+    static final String PARTS = " \u00a6 ";
+    /** Normalised edit similarity at which two rows (or titles) are the same text read twice. */
+    static final double SAME_TEXT = 0.8;
+    private static final Pattern CLOCK = Pattern.compile("(^|\\D)([01]?\\d|2[0-3])[:.][0-5]\\d(\\D|$)");
+    private static final Pattern PROMPT = Pattern.compile("[\\w.-]+@[\\w.-]+\\s*:");
+    private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MAN = Pattern.compile("manual page \\S+ line \\d+", Pattern.CASE_INSENSITIVE);
+    /** OCR drops the spaces around a title's dash: then only a plain name after the last one ("Pictures-Files") is an app. */
+    private static final Pattern NAME_AFTER_DASH = Pattern.compile("[-\u2013\u2014]\\s*(\\p{L}[\\p{L} ]{2,24})$");
+    private static final Pattern SPACED_DASH = Pattern.compile("\\s[-\u2013\u2014]\\s?|\\s?[-\u2013\u2014]\\s");
+
+    private WindowChrome() {}
+
+    /** A piece of a row of text: lines whose vertical extents overlap and that sit close together, left to right. */
+    record Row(int row, double y, double x, String text) {}
+
+    /**
+     * The pieces of rows in a keyframe's top band (and, when {@code bottom}, its bottom band, where
+     * status lines are) that can be chrome, top first. A row with a clock in it is a panel and
+     * skipped whole; a row is cut where lines are far apart (a notification beside a title), and
+     * short fragments at either end of the frame (window controls) are dropped.
+     */
+    static List<Row> candidates(Perception p, boolean bottom) {
+        double limit = Math.max(40, p.height() * TOP_BAND);
+        double floor = p.height() * (1 - BOTTOM_BAND);
+        List<TextLine> band = p.lines().stream().filter(l -> bottom ? l.y() > floor : l.y() < limit)
+                .filter(l -> words(l.text())).sorted(Comparator.comparingDouble(TextLine::y)).toList();
+        List<List<TextLine>> rows = new ArrayList<>();
+        for (TextLine l : band) {
+            List<TextLine> row = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+            double mid = l.y() + l.height() / 2.0;
+            if (row != null && mid >= row.get(0).y() && mid <= row.get(0).y() + row.get(0).height()) {
+                row.add(l);
+            } else {
+                rows.add(new ArrayList<>(List.of(l)));
+            }
+        }
+        List<Row> out = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+            List<TextLine> row = rows.get(r);
+            if (row.stream().anyMatch(l -> CLOCK.matcher(l.text()).find() && l.text().strip().length() <= 12)) {
+                continue; // a panel: clock, workspace, tray
+            }
+            row.sort(Comparator.comparingDouble(TextLine::x));
+            List<TextLine> piece = new ArrayList<>();
+            for (TextLine l : row) {
+                boolean control = norm(l.text()).length() <= 4 && (l.x() > p.width() * 0.88 || l.x() + l.width() < p.width() * 0.06);
+                if (control) {
+                    continue;
+                }
+                if (!piece.isEmpty()) {
+                    TextLine last = piece.get(piece.size() - 1);
+                    if (l.x() - (last.x() + last.width()) > p.width() * GAP) {
+                        out.add(piece(r, piece));
+                        piece = new ArrayList<>();
+                    }
+                }
+                piece.add(l);
+            }
+            if (!piece.isEmpty()) {
+                out.add(piece(r, piece));
+            }
+        }
+        return out;
+    }
+
+    private static Row piece(int row, List<TextLine> lines) {
+        TextLine first = lines.get(0);
+        TextLine last = lines.get(lines.size() - 1);
+        return new Row(row, first.y(), (first.x() + last.x() + last.width()) / 2.0,
+                String.join("  ", lines.stream().map(l -> l.text().strip()).toList()));
+    }
+
+    /**
+     * The batch's title: the chrome of the top band (else of the bottom band: a status line), the
+     * piece seen on most of its keyframes, topmost, then nearest the middle (a popup sits in a
+     * corner); null when nothing stays on at least half of them.
+     */
+    static String title(List<Perception> in) {
+        List<Perception> known = in.stream().filter(p -> !p.isFailed() && !p.lines().isEmpty()).toList();
+        String top = title(known, false);
+        return top != null || known.size() < 2 ? top : title(known, true);
+    }
+
+    private static String title(List<Perception> known, boolean bottom) {
+        List<List<Row>> frames = known.stream().map(p -> candidates(p, bottom)).toList();
+        if (frames.isEmpty()) {
+            return null;
+        }
+        double middle = known.get(0).width() / 2.0;
+        Comparator<Row> order = Comparator.comparingInt(Row::row).thenComparingDouble(r -> Math.abs(r.x() - middle));
+        List<Row> chrome = new ArrayList<>();
+        for (List<Row> frame : frames) {
+            for (Row r : frame) {
+                int count = 0;
+                for (List<Row> other : frames) {
+                    count += other.stream().anyMatch(o -> same(o.text(), r.text())) ? 1 : 0;
+                }
+                // Chrome is on (nearly) every keyframe; text on fewer than half of them is content or a popup.
+                if (count * 2 >= frames.size() && (frames.size() == 1 || count > 1) && chrome.stream().noneMatch(c -> same(c.text(), r.text()))) {
+                    chrome.add(r);
+                }
+            }
+        }
+        chrome.sort(order);
+        if (chrome.isEmpty()) {
+            return null;
+        }
+        // The title, and a URL bar under it: tabs behind one strip (or one title) differ there.
+        Row first = chrome.get(0);
+        Row second = chrome.stream().filter(r -> r.row() > first.row() && URL.matcher(r.text()).find()).findFirst().orElse(null);
+        return second == null ? first.text() : first.text() + PARTS + second.text();
+    }
+
+    /** The application a title names, or a window convention shows; null when neither does. */
+    static String app(String title, List<String> lines) {
+        if (title != null) {
+            String t = title.split(PARTS)[0].strip();
+            Matcher m = SPACED_DASH.matcher(t);
+            int cut = -1;
+            while (m.find()) {
+                cut = m.end();
+            }
+            if (URL.matcher(t).find()) {
+                return "browser"; // an address, not a title: its dashes name no app
+            }
+            if (cut > 0 && cut < t.length()) {
+                String app = norm(t.substring(cut));
+                if (app.length() >= 3) {
+                    return app;
+                }
+            }
+            Matcher plain = NAME_AFTER_DASH.matcher(t);
+            if (plain.find()) {
+                return norm(plain.group(1));
+            }
+            if (PROMPT.matcher(t).find()) {
+                return "terminal";
+            }
+        }
+        for (int i = 0; i < Math.min(lines.size(), 40); i++) {
+            String l = lines.get(i);
+            if (MAN.matcher(l).find() || (PROMPT.matcher(l).find() && l.contains("$"))) {
+                return "terminal";
+            }
+        }
+        if (title != null && URL.matcher(title).find() || lines.stream().limit(6).anyMatch(l -> URL.matcher(l).find() && !l.contains(" "))) {
+            return "browser";
+        }
+        return null;
+    }
+
+    /** Letters and digits, lower case. */
+    static String norm(String s) {
+        return s == null ? "" : s.replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether two titles are the same words read twice (OCR noise, a modification mark aside), row by row where both have two. */
+    static boolean same(String a, String b) {
+        if (a == null || b == null) {
+            return false;
+        }
+        String[] x = a.split(PARTS);
+        String[] y = b.split(PARTS);
+        String ux = url(x);
+        String uy = url(y);
+        if (ux != null && uy != null) {
+            // A page is its address: the tab strip above it grows as tabs open.
+            return similarity(ux, uy) >= SAME_TEXT;
+        }
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            if (similarity(x[i], y[i]) < SAME_TEXT) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String url(String[] parts) {
+        for (String p : parts) {
+            if (URL.matcher(p).find()) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** 1 - edit distance / longer length, over letters and digits. */
+    static double similarity(String a, String b) {
+        String x = norm(a);
+        String y = norm(b);
+        if (x.isEmpty() || y.isEmpty()) {
+            return x.equals(y) ? 1 : 0;
+        }
+        if (x.length() > 160) {
+            x = x.substring(0, 160);
+        }
+        if (y.length() > 160) {
+            y = y.substring(0, 160);
+        }
+        int[] prev = new int[y.length() + 1];
+        int[] cur = new int[y.length() + 1];
+        for (int j = 0; j <= y.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= x.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= y.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (x.charAt(i - 1) == y.charAt(j - 1) ? 0 : 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return 1 - (double) prev[y.length()] / Math.max(x.length(), y.length());
+    }
+
+    /** Whether a fragment is words: at least three letters or digits (window controls read as "x", "口" are not). */
+    private static boolean words(String text) {
+        return norm(text).length() >= 3;
+    }
+}

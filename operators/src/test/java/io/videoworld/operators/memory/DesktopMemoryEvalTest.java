@@ -1,0 +1,88 @@
+package io.videoworld.operators.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.core.EpisodeDoc;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.perception.OcrEngine;
+import io.videoworld.perception.TextEmbedder;
+import io.videoworld.testkit.DesktopSession;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The screen-memory evaluation: held-out five-minute desktop sessions ({@link DesktopSession},
+ * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
+ * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
+ * reported apart. {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead (and asserts
+ * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
+ * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every event.
+ */
+class DesktopMemoryEvalTest {
+    private static final long EPOCH = 1_700_000_000_000L;
+    private static final double F1_FLOOR = 0.58;
+    private static final double RETURNS_FLOOR = 0.33;
+    private static final double APPS_FLOOR = 0.5;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void heldOutSessionsSegmentLinkAndNameAsAPersonWould() throws Exception {
+        String which = System.getProperty("vw.eval.seeds", "held-out");
+        List<Long> seeds = switch (which) {
+            case "held-out" -> DesktopSession.HELD_OUT;
+            case "tuning" -> DesktopSession.TUNING;
+            default -> Arrays.stream(which.split(",")).map(Long::parseLong).toList();
+        };
+        seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", 5)));
+        int seconds = Integer.getInteger("vw.eval.seconds", 300);
+        int width = Integer.getInteger("vw.eval.width", 640);
+        double every = Double.parseDouble(System.getProperty("vw.eval.keyframe-every", "4"));
+        boolean verbose = Boolean.getBoolean("vw.eval.verbose");
+        Map<String, ScreenMemoryScore> groups = new LinkedHashMap<>();
+        Path models = ModelDirectory.locate();
+        try (OcrEngine ocr = OcrEngine.load(models); TextEmbedder embedder = TextEmbedder.load(models)) {
+            ScreenMemoryRun run = new ScreenMemoryRun(ocr, embedder, width, every);
+            for (long seed : seeds) {
+                long t0 = System.nanoTime();
+                DesktopSession.Session s = DesktopSession.write(tmp.resolve("s" + seed), seed, seconds, EPOCH);
+                long t1 = System.nanoTime();
+                ScreenMemoryRun.Result r = run.run("desk-" + seed, s.folder(), EPOCH);
+                long t2 = System.nanoTime();
+                ScreenMemoryScore score = ScreenMemoryScore.of(s, r);
+                System.out.printf("seed %d %s: %s; %d keyframes, render %.1f s, pipeline %.1f s (OCR %.1f s)%n", seed, s.variant(), score,
+                        r.keyframes(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, r.ocrMs() / 1e3);
+                if (verbose) {
+                    s.truth().forEach(a -> System.out.println("  truth " + a));
+                    for (EpisodeDoc e : r.events()) {
+                        System.out.printf("  event %s %.0f-%.0f app=%s links=%s %s%n", e.id(), e.startPtsMs() / 1e3, e.endPtsMs() / 1e3, e.app(),
+                                e.linkedEventIds(), e.summary().substring(0, Math.min(110, e.summary().length())));
+                    }
+                }
+                List<String> keys = new ArrayList<>(List.of("all"));
+                keys.add(s.variant().panel().equals("none") ? "no panel" : "panel (top or bottom)");
+                keys.add(s.variant().titled() ? "title bars" : "no title bars");
+                for (String k : keys) {
+                    groups.merge(k, score, ScreenMemoryScore::plus);
+                }
+            }
+        }
+        groups.forEach((k, v) -> System.out.printf("%s sessions (%s, %d s, %d px, keyframes every %.1f s): %s%n", which, k, seconds, width, every, v));
+        if (which.equals("held-out") && seeds.size() == 5 && seconds == 300 && width == 640 && every == 4) {
+            // Floors a little under what the held-out sessions gave when this was written (see README); the issue's
+            // targets (F1 0.9, returns 90%, app names 90%) are not reached yet.
+            ScreenMemoryScore all = groups.get("all");
+            assertThat(all.f1()).as("boundary F1").isGreaterThanOrEqualTo(F1_FLOOR);
+            assertThat(all.returnsLinked()).as("returns linked").isGreaterThanOrEqualTo(RETURNS_FLOOR);
+            assertThat(all.appsRightShare()).as("app names right").isGreaterThanOrEqualTo(APPS_FLOOR);
+            assertThat(all.ambiguous()).as("model calls per batch").isLessThanOrEqualTo((int) (0.4 * all.batches()));
+        }
+    }
+}

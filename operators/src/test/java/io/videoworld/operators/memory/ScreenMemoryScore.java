@@ -1,0 +1,137 @@
+package io.videoworld.operators.memory;
+
+import io.videoworld.core.EpisodeDoc;
+import io.videoworld.testkit.DesktopSession;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Episodes scored against a generated session's truth: event starts against activity starts
+ * (within {@value #TOLERANCE_S} s, each matched once; the session's start is not counted), returns
+ * whose event links to an event of an earlier activity of the same task, and activities whose
+ * event (the one covering the activity's middle) names the right app (or, where the window names
+ * none, the right kind of app).
+ */
+record ScreenMemoryScore(int predicted, int truth, int matched, int returns, int linked, int activities, int appsRight, int batches,
+        int ambiguous) {
+    static final double TOLERANCE_S = 2.0;
+
+    static ScreenMemoryScore of(DesktopSession.Session s, ScreenMemoryRun.Result r) {
+        List<Double> predicted = new ArrayList<>();
+        for (EpisodeDoc e : r.events()) {
+            if (e.startPtsMs() > TOLERANCE_S * 1000) {
+                predicted.add(e.startPtsMs() / 1000.0);
+            }
+        }
+        List<Integer> truth = s.truth().stream().map(DesktopSession.Activity::start).filter(t -> t > 0).toList();
+        int matched = 0;
+        List<Double> free = new ArrayList<>(predicted);
+        for (int t : truth) {
+            Double best = null;
+            for (double p : free) {
+                if (Math.abs(p - t) <= TOLERANCE_S && (best == null || Math.abs(p - t) < Math.abs(best - t))) {
+                    best = p;
+                }
+            }
+            if (best != null) {
+                free.remove(best);
+                matched++;
+            }
+        }
+        int returns = 0;
+        int linked = 0;
+        int appsRight = 0;
+        for (DesktopSession.Activity a : s.truth()) {
+            EpisodeDoc covering = at(r.events(), (a.start() + a.end()) * 500L);
+            if (covering != null && covering.app() != null && named(s, a, DesktopSession.norm(covering.app()))) {
+                appsRight++;
+            }
+            if (!a.returns()) {
+                continue;
+            }
+            returns++;
+            EpisodeDoc e = r.events().stream().filter(x -> Math.abs(x.startPtsMs() / 1000.0 - a.start()) <= TOLERANCE_S).findFirst().orElse(null);
+            if (e == null) {
+                continue;
+            }
+            for (String id : e.linkedEventIds()) {
+                EpisodeDoc target = r.events().stream().filter(x -> x.id().equals(id)).findFirst().orElse(null);
+                if (target != null && target.startPtsMs() < e.startPtsMs() && sameTask(s, a, target)) {
+                    linked++;
+                    break;
+                }
+            }
+        }
+        return new ScreenMemoryScore(predicted.size(), truth.size(), matched, returns, linked, s.truth().size(), appsRight, r.batches().size(),
+                r.ambiguous());
+    }
+
+    /**
+     * Whether {@code app} is what a person would call the activity's app: the name its window
+     * shows; where the window shows none (no title bars, full screen), its kind ("browser") too.
+     */
+    private static boolean named(DesktopSession.Session s, DesktopSession.Activity a, String app) {
+        return app.equals(a.app()) || (!s.variant().titled() || a.fullScreen()) && app.equals(a.kind());
+    }
+
+    /** Whether most of the event lies in earlier activities of the task of {@code a}. */
+    private static boolean sameTask(DesktopSession.Session s, DesktopSession.Activity a, EpisodeDoc target) {
+        long inside = 0;
+        for (DesktopSession.Activity b : s.truth()) {
+            if (b.task().equals(a.task()) && b.start() < a.start()) {
+                inside += Math.max(0, Math.min(b.end() * 1000L, target.endPtsMs()) - Math.max(b.start() * 1000L, target.startPtsMs()));
+            }
+        }
+        return inside * 2 >= Math.max(1, target.endPtsMs() - target.startPtsMs());
+    }
+
+    private static EpisodeDoc at(List<EpisodeDoc> events, long ptsMs) {
+        EpisodeDoc best = null;
+        for (EpisodeDoc e : events) {
+            if (e.startPtsMs() <= ptsMs && (best == null || e.startPtsMs() > best.startPtsMs())) {
+                best = e;
+            }
+        }
+        return best;
+    }
+
+    ScreenMemoryScore plus(ScreenMemoryScore o) {
+        return new ScreenMemoryScore(predicted + o.predicted, truth + o.truth, matched + o.matched, returns + o.returns, linked + o.linked,
+                activities + o.activities, appsRight + o.appsRight, batches + o.batches, ambiguous + o.ambiguous);
+    }
+
+    static ScreenMemoryScore zero() {
+        return new ScreenMemoryScore(0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    double precision() {
+        return predicted == 0 ? 0 : (double) matched / predicted;
+    }
+
+    double recall() {
+        return truth == 0 ? 1 : (double) matched / truth;
+    }
+
+    double f1() {
+        double p = precision();
+        double r = recall();
+        return p + r == 0 ? 0 : 2 * p * r / (p + r);
+    }
+
+    double returnsLinked() {
+        return returns == 0 ? 1 : (double) linked / returns;
+    }
+
+    double appsRightShare() {
+        return activities == 0 ? 1 : (double) appsRight / activities;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "boundaries P/R/F1 %.2f/%.2f/%.2f (%d events, %d activity changes, %d matched); returns linked %d/%d (%.0f%%); "
+                + "app names right %d/%d (%.0f%%); ambiguous batches (model calls) %d/%d = %.2f per batch", precision(), recall(), f1(), predicted,
+                truth, matched, linked, returns, 100 * returnsLinked(), appsRight, activities, 100 * appsRightShare(), ambiguous, batches,
+                batches == 0 ? 0.0 : (double) ambiguous / batches);
+    }
+}

@@ -1,0 +1,73 @@
+package io.videoworld.operators.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.core.Perception;
+import io.videoworld.core.TextLine;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The window title is found by layout and stability, not taken from the first line read. */
+class WindowChromeTest {
+    private static int frame;
+
+    /** A 1280x800 keyframe with these lines (text, x, y). */
+    private static Perception shot(Object... lines) {
+        List<TextLine> out = new ArrayList<>();
+        for (int i = 0; i < lines.length; i += 3) {
+            String text = (String) lines[i];
+            out.add(new TextLine(text, (int) lines[i + 1], (int) lines[i + 2], 10 * text.length(), 18, 0.95));
+        }
+        frame++;
+        return new Perception("desk", 0, frame, frame * 1000L, "periodic", out, "", null, null, "cpu", 1280, 800, List.of(), frame * 1000L);
+    }
+
+    @Test
+    void aPanelWithAClockAndWindowControlsAreNotTheTitle() {
+        Perception a = shot("Activities", 10, 5, "14:02", 600, 5, "en 90%", 1180, 5, "report.txt - gedit", 540, 40, "x", 1250, 40,
+                "first line of the text", 30, 120);
+        Perception b = shot("Activities", 10, 5, "14:03", 600, 5, "en 90%", 1180, 5, "report.txt - gedit", 540, 40, "x", 1250, 40,
+                "another line further down", 30, 120);
+        String title = WindowChrome.title(List.of(a, b));
+        assertThat(title).isEqualTo("report.txt - gedit");
+        assertThat(WindowChrome.app(title, List.of())).isEqualTo("gedit");
+    }
+
+    @Test
+    void aNotificationBesideTheTitleOnSomeKeyframesIsLeftOut() {
+        Perception a = shot("Pictures - Files", 560, 10, "Home / Pictures", 20, 50, "Updates", 1000, 12, "3 updates are available", 1000, 34);
+        Perception b = shot("Pictures - Files", 560, 10, "Home / Pictures", 20, 50);
+        Perception c = shot("Pictures - Files", 560, 10, "Home / Pictures", 20, 50);
+        String title = WindowChrome.title(List.of(a, b, c));
+        assertThat(title).startsWith("Pictures - Files").doesNotContain("Updates");
+        assertThat(WindowChrome.app(title, List.of())).isEqualTo("files");
+    }
+
+    @Test
+    void tabsBehindOneStripDifferByTheirUrlBar() {
+        String one = WindowChrome.title(List.of(shot("gtk changelog", 20, 10, "tar changelog", 250, 10, "https://wiki.debian.org/gtk", 90, 50),
+                shot("gtk changelog", 20, 10, "tar changelog", 250, 10, "https://wiki.debian.org/gtk", 90, 50)));
+        String two = WindowChrome.title(List.of(shot("gtk changelog", 20, 10, "tar changelog", 250, 10, "https://www.gnu.org/licenses/tar", 90, 50),
+                shot("gtk changelog", 20, 10, "tar changelog", 250, 10, "https://www.gnu.org/licenses/tar", 90, 50)));
+        assertThat(WindowChrome.same(one, two)).isFalse();
+        assertThat(WindowChrome.same(one, one + "x")).isTrue();
+        String moreTabs = WindowChrome.title(List.of(shot("gtk changelog", 20, 10, "tar changelog   zlib changelog", 250, 10,
+                "https://wiki.debian.org/gtk", 90, 50), shot("gtk changelog", 20, 10, "tar changelog   zlib changelog", 250, 10,
+                "https://wiki.debian.org/gtk", 90, 50)));
+        assertThat(WindowChrome.same(one, moreTabs)).as("the same page after another tab opened").isTrue();
+        assertThat(WindowChrome.app("https://manpages.debian.org/zlib-changelog-www", List.of())).isEqualTo("browser");
+        assertThat(WindowChrome.app(one, List.of("https://wiki.debian.org/gtk"))).isEqualTo("browser");
+    }
+
+    @Test
+    void scrollingTextWithNoChromeHasNoTitleAndTerminalsAreKnownByTheirPrompt() {
+        Perception a = shot("line one of a manual", 10, 10, "line two of a manual", 10, 40);
+        Perception b = shot("options are listed below", 10, 10, "see also the info pages", 10, 40);
+        assertThat(WindowChrome.title(List.of(a, b))).isNull();
+        assertThat(WindowChrome.app("user@debian: ~/work", List.of())).isEqualTo("terminal");
+        assertThat(WindowChrome.app(null, List.of("Manual page tar(1) line 40 (press h for help or q to quit)"))).isEqualTo("terminal");
+        assertThat(WindowChrome.app("changelog.Debian.md-gedit", List.of())).isEqualTo("gedit");
+        assertThat(WindowChrome.app("gir1.2-gtk-3.0 changelog", List.of())).isNull();
+    }
+}
