@@ -72,6 +72,9 @@ class FrameToolsEndToEndTest {
                 .filter(IngestRun.term("stream_id", STREAM)).filter(thisRun()).filter(IngestRun.term("kind", "shot"))))) >= 2
                 && IngestRun.count(es, Names.FRAMES_INDEX, Query.of(q -> q.bool(b -> b
                         .filter(IngestRun.term("stream_id", STREAM)).filter(thisRun()).filter(f -> f.exists(e -> e.field("store_ref")))))) >= 6
+                // Every frame, not only the keyframes: a tool asked for a time picks the nearest indexed frame.
+                && IngestRun.count(es, Names.FRAMES_INDEX, Query.of(q -> q.bool(b -> b
+                        .filter(IngestRun.term("stream_id", STREAM)).filter(thisRun())))) >= 20
                 && es.get(g -> g.index(Names.VIDEOS_INDEX).id(STREAM), JsonNode.class).source().get("epoch_ms").asLong() == EPOCH);
         server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), frameStoreUri())).start("127.0.0.1", 0);
     }
