@@ -142,20 +142,11 @@ public final class SmallFrameDecoder implements AutoCloseable {
     }
 
     private void closeQuietly() {
-        try {
-            grabber.release();
-        } catch (Exception ignored) {
-            // already failing; the original error is what matters
-        }
+        Grabbers.releaseQuietly(grabber);
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            grabber.stop();
-            grabber.release();
-        } catch (FFmpegFrameGrabber.Exception e) {
-            throw new IOException(e);
-        }
+        Grabbers.stopAndRelease(grabber);
     }
 }
