@@ -3,10 +3,13 @@ package io.videoworld.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
 import io.javalin.json.JavalinJackson;
 import io.videoworld.core.Json;
 import io.videoworld.query.agent.AskService;
 import io.videoworld.query.api.ApiException;
+import io.videoworld.query.api.Endpoints;
 import io.videoworld.query.api.ErrorMapper;
 import io.videoworld.query.api.InputBounds;
 import io.videoworld.query.api.OpenApi;
@@ -67,33 +70,40 @@ public final class QueryServer implements AutoCloseable {
             cfg.jetty.modifyServletContextHandler(handler -> {
                 ServletHolder holder = new ServletHolder(mcp);
                 holder.setAsyncSupported(true);
-                handler.addServlet(holder, McpHttp.PATH);
+                handler.addServlet(holder, Endpoints.require("POST", McpHttp.PATH).path());
             });
         });
         ToolDispatcher dispatcher = wiring.dispatcher();
         app.beforeMatched("/v1/*", this::authenticate);
-        app.get("/health", this::health);
-        app.get("/v1/tools", ctx -> ctx.json(Map.of("tools", dispatcher.listing())));
-        app.get("/openapi.json", ctx -> ctx.json(OpenApi.document(dispatcher.catalog(), dispatcher.available())));
-        app.get("/docs", ctx -> ctx.html(page("/docs.html")));
-        app.get("/timeline", ctx -> ctx.html(page("/timeline.html")));
+        route("GET", "/health", this::health);
+        route("GET", "/v1/tools", ctx -> ctx.json(Map.of("tools", dispatcher.listing())));
+        route("GET", "/openapi.json", ctx -> ctx.json(OpenApi.document(dispatcher.catalog(), dispatcher.available())));
+        route("GET", "/docs", ctx -> ctx.html(page("/docs.html")));
+        route("GET", "/timeline", ctx -> ctx.html(page("/timeline.html")));
+        // Each tool is documented under its own /v1/tools/<name> path, from the catalog.
         app.post("/v1/tools/{name}", ctx -> ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), bodies.read(ctx.req()))));
-        app.get("/v1/frames/{id}", this::frame);
-        app.post("/v1/ask", this::ask);
-        app.get("/v1/streams/{id}/events", this::events);
-        app.get("/v1/streams/{id}/timeline", ctx -> {
+        route("GET", "/v1/frames/{id}", this::frame);
+        route("POST", "/v1/ask", this::ask);
+        route("GET", "/v1/streams/{id}/events", this::events);
+        route("GET", "/v1/streams/{id}/timeline", ctx -> {
             String stream = InputBounds.streamId(ctx.pathParam("id"), "id");
             ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
             ctx.json(wiring.timeline().lanes(stream));
         });
-        app.get("/v1/streams", ctx -> ctx.json(wiring.streams().list(ctx.attribute("caller"))));
-        app.delete("/v1/streams/{id}", ctx -> ctx.json(wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
-        app.post("/v1/alerts", ctx -> ctx.status(201).json(wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req()))));
-        app.get("/v1/alerts", ctx -> ctx.json(wiring.alerts().list(ctx.attribute("caller"))));
-        app.delete("/v1/alerts/{id}", ctx -> ctx.json(wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
-        app.get("/v1/alerts/{id}/deliveries", ctx -> ctx.json(wiring.alerts().deliveries(ctx.attribute("caller"), ctx.pathParam("id"),
+        route("GET", "/v1/streams", ctx -> ctx.json(wiring.streams().list(ctx.attribute("caller"))));
+        route("DELETE", "/v1/streams/{id}", ctx -> ctx.json(wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
+        route("POST", "/v1/alerts", ctx -> ctx.status(201).json(wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req()))));
+        route("GET", "/v1/alerts", ctx -> ctx.json(wiring.alerts().list(ctx.attribute("caller"))));
+        route("DELETE", "/v1/alerts/{id}", ctx -> ctx.json(wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
+        route("GET", "/v1/alerts/{id}/deliveries", ctx -> ctx.json(wiring.alerts().deliveries(ctx.attribute("caller"), ctx.pathParam("id"),
                 FrameParams.intParam(ctx, "limit", 100, 1, 1000))));
         app.exception(Exception.class, ErrorMapper::respond);
+    }
+
+    /** Registers a route that {@link Endpoints} lists (and so {@code /openapi.json} shows). */
+    private void route(String method, String path, Handler handler) {
+        Endpoints.require(method, path);
+        app.addHttpHandler(HandlerType.valueOf(method), path, handler);
     }
 
     /** Starts listening; port 0 picks a free port. */

@@ -1,9 +1,11 @@
 package io.videoworld.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
+import io.videoworld.query.api.Endpoints;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.testkit.TestInfra;
 import io.videoworld.testkit.ToolFuzz;
@@ -64,6 +66,21 @@ class ToolSurfaceTest {
         assertThat(get("/docs").body()).contains("/openapi.json");
         JsonNode listed = Json.MAPPER.readTree(get("/v1/tools").body()).get("tools");
         assertThat(listed).hasSize(22);
+    }
+
+    @Test
+    void theOpenApiDocumentListsEveryOtherEndpointAndAnUnlistedRouteIsRefused() throws Exception {
+        JsonNode paths = Json.MAPPER.readTree(get("/openapi.json").body()).get("paths");
+        for (String[] route : new String[][] {{"/v1/ask", "post"}, {"/v1/streams", "get"}, {"/v1/streams/{id}", "delete"},
+                {"/v1/streams/{id}/events", "get"}, {"/v1/streams/{id}/timeline", "get"}, {"/v1/alerts", "post"},
+                {"/v1/alerts/{id}/deliveries", "get"}, {"/mcp", "post"}, {"/timeline", "get"}, {"/health", "get"}}) {
+            assertThat(paths.path(route[0]).path(route[1]).path("summary").asText()).as(route[1] + " " + route[0]).isNotBlank();
+        }
+        assertThat(paths.get("/v1/streams/{id}/events").get("get").get("responses").get("200").get("content").has("text/event-stream")).isTrue();
+        assertThat(paths.get("/v1/alerts/{id}").get("delete").get("parameters").get(0).get("name").asText()).isEqualTo("id");
+        assertThat(paths.get("/health").get("get").get("security")).hasSize(1);
+        assertThatThrownBy(() -> Endpoints.require("GET", "/v1/secret")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("/v1/secret");
     }
 
     @Test

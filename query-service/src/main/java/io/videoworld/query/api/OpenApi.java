@@ -3,10 +3,15 @@ package io.videoworld.query.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.videoworld.core.Json;
+import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The OpenAPI 3.1 document, generated from the tool catalog so it cannot drift from validation. */
 public final class OpenApi {
+    private static final Pattern PATH_PARAM = Pattern.compile("\\{(\\w+)}");
+
     private OpenApi() {}
 
     public static ObjectNode document(ToolCatalog catalog, Set<String> implemented) {
@@ -24,17 +29,10 @@ public final class OpenApi {
         ep.putObject("field").put("type", "string").put("description", "path of the offending field, e.g. regions[1].bbox");
         doc.putArray("security").addObject().putArray("bearer");
         ObjectNode paths = doc.putObject("paths");
-        paths.putObject("/health").putObject("get").put("summary", "Service, Elasticsearch and ingest job status; 503 when degraded")
-                .putArray("security").addObject();
-        ObjectNode frame = paths.putObject("/v1/frames/{id}").putObject("get").put("summary", "A frame's JPEG, optionally cropped and resized");
-        ArrayNode params = frame.putArray("parameters");
-        params.addObject().put("name", "id").put("in", "path").put("required", true).putObject("schema").put("type", "string");
-        for (String q : new String[] {"width", "height"}) {
-            params.addObject().put("name", q).put("in", "query").putObject("schema").put("type", "integer");
+        for (Endpoints.Endpoint e : Endpoints.ALL) {
+            ObjectNode op = paths.has(e.path()) ? (ObjectNode) paths.get(e.path()) : paths.putObject(e.path());
+            describe(op.putObject(e.method().toLowerCase(Locale.ROOT)), e);
         }
-        params.addObject().put("name", "crop").put("in", "query").put("description", "x,y,w,h normalised").putObject("schema").put("type", "string");
-        params.addObject().put("name", "padding").put("in", "query").putObject("schema").put("type", "number");
-        frame.putObject("responses").putObject("200").putObject("content").putObject("image/jpeg");
         for (ToolCatalog.ToolDef t : catalog.all()) {
             ObjectNode op = paths.putObject("/v1/tools/" + t.name()).putObject("post");
             op.put("operationId", t.name()).put("summary", t.description());
@@ -61,5 +59,36 @@ public final class OpenApi {
             }
         }
         return doc;
+    }
+
+    /** One endpoint's operation: path parameters, body, success type and the error answers it can give. */
+    private static void describe(ObjectNode op, Endpoints.Endpoint e) {
+        op.put("summary", e.summary());
+        if (e.open()) {
+            op.putArray("security").addObject();
+        }
+        ArrayNode params = op.putArray("parameters");
+        Matcher m = PATH_PARAM.matcher(e.path());
+        while (m.find()) {
+            params.addObject().put("name", m.group(1)).put("in", "path").put("required", true).putObject("schema").put("type", "string");
+        }
+        if (e.path().equals("/v1/frames/{id}")) {
+            for (String q : new String[] {"width", "height"}) {
+                params.addObject().put("name", q).put("in", "query").putObject("schema").put("type", "integer");
+            }
+            params.addObject().put("name", "crop").put("in", "query").put("description", "x,y,w,h normalised").putObject("schema").put("type", "string");
+            params.addObject().put("name", "padding").put("in", "query").putObject("schema").put("type", "number");
+        }
+        if (e.body()) {
+            op.putObject("requestBody").put("required", true).putObject("content").putObject("application/json").putObject("schema").put("type", "object");
+        }
+        ObjectNode responses = op.putObject("responses");
+        responses.putObject("200").put("description", "success").putObject("content").putObject(e.produces());
+        if (!e.open()) {
+            for (String code : new String[] {"400", "401", "403", "404"}) {
+                responses.putObject(code).put("description", code.equals("400") ? "invalid argument; error.field names it" : "see the tools' answers")
+                        .putObject("content").putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
+            }
+        }
     }
 }
