@@ -96,6 +96,12 @@ public final class IngestJob {
         env.enableCheckpointing(conf.get(IngestOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
         env.configure(new Configuration().set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem")
                 .set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, conf.get(IngestOptions.CHECKPOINT_DIR)), IngestJob.class.getClassLoader());
+        if (conf.get(PerceptionOptions.ENABLED) && conf.get(PerceptionOptions.CHANGE_GATE)) {
+            // Gated perception works on its task thread: a barrier queued behind a backlog of keyframes would hold every
+            // checkpoint (and the DLQ's transaction) until the backlog is read, so after 2 s it overtakes them, in-flight data saved.
+            env.configure(new Configuration().set(CheckpointingOptions.ENABLE_UNALIGNED, true)
+                    .set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, java.time.Duration.ofSeconds(2)), IngestJob.class.getClassLoader());
+        }
 
         KafkaSource<Ingested> source = KafkaSource.<Ingested>builder()
                 .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))

@@ -23,10 +23,11 @@ public final class PerceptionOptions {
             .defaultValue(16).withDescription("Keyframes in flight per subtask before back-pressure (each is checkpointed with its JPEG).");
 
     public static final ConfigOption<Boolean> CHANGE_GATE = ConfigOptions.key("vw.perception.change-gate").booleanType()
-            .defaultValue(true).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
+            .defaultValue(false).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
                     + "keyframe (a scroll is carried as a shift), keeping the other lines; false reads every keyframe whole, in batches "
-                    + "across streams. The last keyframe is keyed state (checkpointed). See README, Perception, for the pixels saved and "
-                    + "the recall cost.");
+                    + "across streams. The last keyframe is keyed state (checkpointed); with the gate on, keyframes are perceived on the "
+                    + "operator's task thread, so checkpoints turn unaligned after 2 s of alignment rather than wait behind a backlog. "
+                    + "See README, Perception, for the pixels saved, the recall cost and why it is not yet the default.");
     public static final ConfigOption<Integer> CHANGE_GATE_FULL_EVERY = ConfigOptions.key("vw.perception.change-gate.full-every").intType()
             .defaultValue(20).withDescription("Every this many keyframes of a stream is read whole, which bounds what carried lines can drift.");
     public static final ConfigOption<Double> CHANGE_GATE_FULL_FRACTION = ConfigOptions.key("vw.perception.change-gate.full-fraction")

@@ -32,6 +32,7 @@ class IngestJobWiringTest {
             // Building the graph creates every edge's serializer: a generic (Kryo) type would throw here.
             StreamGraph graph = env.getStreamGraph();
             List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+            assertThat(env.getCheckpointConfig().isUnalignedCheckpointsEnabled()).as("unaligned after a timeout, with the change gate").isEqualTo(on);
             if (on) {
                 assertThat(uids).contains("perception-gated", "motion-gate", "detection", "carry-detections").doesNotContain("perception");
             } else {

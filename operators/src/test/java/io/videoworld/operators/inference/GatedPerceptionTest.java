@@ -75,6 +75,9 @@ class GatedPerceptionTest {
             assertThat(h.numKeyedStateEntries()).as("the last keyframe and its timer").isEqualTo(2);
             assertThat(lines(h, 1)).extracting(l -> l.text().replace(" ", "")).anyMatch(t -> t.contains("deadlinefriday"));
             snapshot = h.snapshot(1, 1);
+            // One stream's checkpointed memory is its last keyframe's JPEG and lines, not the 1 MB of luma the gate compares.
+            assertThat(snapshot.getStateSize()).as("checkpointed bytes for one 1280x800 stream").isLessThan(k2.jpeg().length + 20_000L);
+            System.out.printf("gated perception: %d bytes checkpointed for one stream (its keyframe's JPEG: %d)%n", snapshot.getStateSize(), k2.jpeg().length);
             h.processElement(k3, k3.eventTimeMs());
             uninterrupted = lines(h, 2);
 
