@@ -164,34 +164,37 @@ class EpisodesExactlyOnceTest {
 
     private static Path desk;
 
-    private static void exactlyOnce(String name, boolean gate) throws Exception {
+    private static void exactlyOnce(String name, boolean gate, int failures) throws Exception {
         TestInfra infra = TestInfra.get();
         if (transport == null) {
             transport = EsClients.transport(infra.elasticsearchUrl());
             desk = desk();
         }
         List<JsonNode> clean = ingest(infra, desk, name + "-clean", 0, gate);
-        List<JsonNode> failing = ingest(infra, desk, name + "-failing", 3, gate);
+        List<JsonNode> failing = ingest(infra, desk, name + "-failing", failures, gate);
         clean.forEach(e -> System.out.println("  " + e.get("seq") + " " + e.get("start_pts_ms") + "-" + e.get("end_pts_ms") + " " + e.get("app")
                 + " r" + e.get("revision") + " " + e.get("linked_event_ids") + " " + e.get("summary").asText()));
-        assertThat(FAILURES_DONE.get()).as("failures injected").isEqualTo(3);
+        assertThat(FAILURES_DONE.get()).as("failures injected").isEqualTo(failures);
         assertThat(clean).hasSizeGreaterThanOrEqualTo(5);
         assertThat(failing).hasSameSizeAs(clean);
         for (int i = 0; i < clean.size(); i++) {
             assertThat(failing.get(i)).as("event %d", i).isEqualTo(clean.get(i));
         }
-        System.out.println("exactly once" + (gate ? " (change gate on)" : "") + ": " + clean.size() + " events, identical after 3 injected failures");
+        System.out.println("exactly once" + (gate ? " (change gate on)" : "") + ": " + clean.size() + " events, identical after " + failures + " injected failures");
     }
 
     @Test
     void failuresAfterCheckpointsLeaveExactlyTheEventsOfACleanRun() throws Exception {
-        exactlyOnce("desk", false);
+        exactlyOnce("desk", false, 3);
     }
 
-    /** The change gate's memory (the last keyframe, as keyed state) restored with the job: the text read after a restart is the clean run's. */
+    /**
+     * The change gate's memory (the last keyframe, as keyed state) restored with the job: the text read after a restart is the
+     * clean run's. One failure: gated, the desk is read so fast that the batches after a second checkpoint are too few to fail on.
+     */
     @Test
-    void withTheChangeGateTooFailuresLeaveExactlyTheEventsOfACleanRun() throws Exception {
-        exactlyOnce("gated", true);
+    void withTheChangeGateAFailureLeavesExactlyTheEventsOfACleanRun() throws Exception {
+        exactlyOnce("gated", true, 1);
     }
 
     @AfterAll
