@@ -70,6 +70,17 @@ public final class StackBench {
     }
 
     public static void main(String[] args) throws Exception {
+        try {
+            bench(args);
+        } catch (Exception e) {
+            // The local cluster's threads would keep the JVM alive after a failed run.
+            e.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void bench(String[] args) throws Exception {
         List<String> plain = new ArrayList<>();
         Map<String, String> extra = new HashMap<>();
         boolean sweep = false;
@@ -115,7 +126,6 @@ public final class StackBench {
             print(ladder);
             System.out.printf("largest bounded: %d screens alone, %d cameras alone (lag p99 <= 10 s, no timeouts, drained)%n", bestScreens, bestCameras);
         }
-        System.exit(0);
     }
 
     private static int freePort() throws Exception {

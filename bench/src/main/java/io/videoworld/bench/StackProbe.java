@@ -86,7 +86,8 @@ final class StackProbe {
         var resp = es.search(s -> s.index(index).size(5000).source(src -> src.filter(f -> f.includes("stream_id", "event_time_ms", "role", "perception_status")))
                 .query(q -> q.bool(b -> b.filter(f -> f.prefix(p -> p.field("stream_id").value(prefix)))
                         .filter(f -> f.term(t -> t.field("epoch_ms").value(epoch)))
-                        .filter(f -> f.range(r -> r.number(n -> n.field("event_time_ms").gte((double) (now - WINDOW_MS))))))), JsonNode.class);
+                        .filter(f -> f.range(r -> r.date(d -> d.field("event_time_ms").gte(String.valueOf(now - WINDOW_MS)).format("epoch_millis")))))),
+                JsonNode.class);
         boolean perception = index.equals(Names.PERCEPTION_INDEX);
         for (Hit<JsonNode> h : resp.hits().hits()) {
             if (!seen.add(index + "/" + h.id())) {
