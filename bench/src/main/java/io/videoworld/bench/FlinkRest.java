@@ -36,7 +36,12 @@ final class FlinkRest {
 
     /** Whether every vertex of the job runs (its operators opened, models loaded). */
     boolean running() throws Exception {
-        JsonNode vertices = get("/jobs/" + job).path("vertices");
+        JsonNode vertices;
+        try {
+            vertices = get("/jobs/" + job).path("vertices");
+        } catch (IllegalStateException | java.io.IOException e) {
+            return false; // not submitted yet
+        }
         for (JsonNode v : vertices) {
             if (!"RUNNING".equals(v.path("status").asText())) {
                 return false;
