@@ -6,6 +6,7 @@ import io.videoworld.connectors.producer.VideoFrameSource;
 import io.videoworld.core.Detection;
 import io.videoworld.core.TextLine;
 import io.videoworld.operators.inference.MotionGate;
+import io.videoworld.operators.inference.MotionMemory;
 import io.videoworld.operators.inference.ScreenGate;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.GreyFrame;
@@ -52,8 +53,8 @@ public final class GateBench {
         double minMotion = args.length > 4 ? Double.parseDouble(args[4]) : 0.002;
         Path models = ModelDirectory.locate();
         System.out.printf("change gate on %s, %d cores, DJL OnnxRuntime%n", System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors());
-        screens(models, frames, new ScreenGate.Settings(true, fullEvery, fullFraction, 64L << 20));
-        camera(models, new MotionGate.Settings(true, camFullEvery, minMotion, 64));
+        screens(models, frames, new ScreenGate.Settings(true, fullEvery, fullFraction));
+        camera(models, new MotionGate.Settings(true, camFullEvery, minMotion));
     }
 
     // ---------------------------------------------------------------- screens
@@ -76,8 +77,11 @@ public final class GateBench {
             long read = 0;
             int[] kinds = new int[3];
             t0 = System.nanoTime();
+            ScreenGate.Last last = null;
             for (Shot s : session) {
-                ScreenGate.Read r = gate.readAll(List.of("screen"), List.of(s.image()), ocr).get(0);
+                GreyFrame grey = GreyFrame.of(s.image());
+                ScreenGate.Read r = gate.read(last, s.image(), grey, ocr);
+                last = ScreenGate.remember(last, grey, r.plan(), r.lines());
                 gated.add(r.lines());
                 read += r.plan().pixelsRead();
                 kinds[r.plan().kind().ordinal()]++;
@@ -275,18 +279,20 @@ public final class GateBench {
                 full.add(detector.detect(List.of(img)).get(0));
             }
             double fullSeconds = (System.nanoTime() - t0) / 1e9;
-            MotionGate<List<Detection>> gate = new MotionGate<>(settings);
+            MotionGate gate = new MotionGate(settings);
             List<List<Detection>> gated = new ArrayList<>();
             int calls = 0;
             t0 = System.nanoTime();
+            MotionMemory memory = null;
+            List<Detection> kept = null;
             for (DecodedImage img : samples) {
                 GreyFrame thumb = GreyFrame.thumbnail(img, MotionGate.THUMB);
-                List<Detection> kept = gate.reuse("cam", thumb);
-                if (kept == null) {
+                boolean detect = gate.detect(memory, thumb);
+                if (detect) {
                     kept = detector.detect(List.of(img)).get(0);
-                    gate.detected("cam", thumb, kept);
                     calls++;
                 }
+                memory = MotionGate.next(memory, thumb, detect, 0);
                 gated.add(kept);
             }
             double gatedSeconds = (System.nanoTime() - t0) / 1e9;
@@ -301,17 +307,19 @@ public final class GateBench {
             System.out.println("replayed on this run's detections (no detector calls): min motion / full every -> calls, recall");
             for (double mm : new double[] {0.0005, 0.001, 0.002, 0.005, 0.01, 0.02}) {
                 for (int every : new int[] {4, 8, 16}) {
-                    MotionGate<Integer> replay = new MotionGate<>(new MotionGate.Settings(true, every, mm, 4));
+                    MotionGate replay = new MotionGate(new MotionGate.Settings(true, every, mm));
                     List<List<Detection>> out = new ArrayList<>();
                     int c = 0;
+                    MotionMemory m = null;
+                    int from = 0;
                     for (int i = 0; i < n; i++) {
                         GreyFrame thumb = GreyFrame.thumbnail(samples.get(i), MotionGate.THUMB);
-                        Integer from = replay.reuse("cam", thumb);
-                        if (from == null) {
-                            replay.detected("cam", thumb, i);
+                        boolean detect = replay.detect(m, thumb);
+                        if (detect) {
                             from = i;
                             c++;
                         }
+                        m = MotionGate.next(m, thumb, detect, 0);
                         out.add(full.get(from));
                     }
                     System.out.printf("  %.2f%% / %d -> %.2fx calls, recall %.3f%n", mm * 100, every, c / (double) n, detectionRecall(full, out));

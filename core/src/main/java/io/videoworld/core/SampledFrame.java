@@ -12,14 +12,16 @@ import java.util.Objects;
  * @param ptsMs presentation time
  * @param eventTimeMs event time
  * @param last whether it ends the stream (the producer's final batch)
+ * @param carry true when the motion gate saw nothing move since the stream's last detected sample:
+ *     that sample's detections are carried instead of running the detector
  * @param jpeg the image
  */
-public record SampledFrame(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, boolean last, byte[] jpeg) {
+public record SampledFrame(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, boolean last, boolean carry, byte[] jpeg) {
 
     @Override
     public boolean equals(Object o) {
         return o instanceof SampledFrame f && streamId.equals(f.streamId) && epochMs == f.epochMs && frameIndex == f.frameIndex
-                && ptsMs == f.ptsMs && eventTimeMs == f.eventTimeMs && last == f.last && Arrays.equals(jpeg, f.jpeg);
+                && ptsMs == f.ptsMs && eventTimeMs == f.eventTimeMs && last == f.last && carry == f.carry && Arrays.equals(jpeg, f.jpeg);
     }
 
     @Override
@@ -29,6 +31,6 @@ public record SampledFrame(String streamId, long epochMs, long frameIndex, long 
 
     @Override
     public String toString() {
-        return "SampledFrame[" + streamId + " #" + frameIndex + (last ? ", last" : "") + "]";
+        return "SampledFrame[" + streamId + " #" + frameIndex + (last ? ", last" : "") + (carry ? ", carry" : "") + "]";
     }
 }

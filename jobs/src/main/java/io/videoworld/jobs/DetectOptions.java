@@ -36,14 +36,12 @@ public final class DetectOptions {
             .defaultValue(64).withDescription("Frames in flight per subtask before back-pressure.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
             .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
-                    + "compared) keeps that sample's detections instead of running the detector; false detects every sample. Off by default: "
-                    + "its cache is not checkpointed, so a restarted job can detect differently from a failure-free one.");
+                    + "compared) keeps that sample's detections instead of running the detector; false detects every sample. The last "
+                    + "detected thumbnail and detections are keyed state (checkpointed).");
     public static final ConfigOption<Double> MOTION_GATE_MIN_MOTION = ConfigOptions.key("vw.detect.motion-gate.min-motion").doubleType()
             .defaultValue(0.002).withDescription("Share of the 160-pixel-wide thumbnail's pixels that must change for a new detection.");
     public static final ConfigOption<Integer> MOTION_GATE_FULL_EVERY = ConfigOptions.key("vw.detect.motion-gate.full-every").intType()
             .defaultValue(8).withDescription("Every this many samples of a stream is detected in any case (2 s at 4 fps).");
-    public static final ConfigOption<Integer> MOTION_GATE_MAX_STREAMS = ConfigOptions.key("vw.detect.motion-gate.max-streams").intType()
-            .defaultValue(512).withDescription("Streams whose last detected thumbnail (about 20 KB) a subtask keeps; least recently seen first out.");
 
     public static final ConfigOption<Double> TRACK_HIGH_SCORE = ConfigOptions.key("vw.track.high-score").doubleType()
             .defaultValue(0.4).withDescription("Detections above this are matched first and may start tracks (ByteTrack's "
@@ -65,8 +63,7 @@ public final class DetectOptions {
     }
 
     public static MotionGate.Settings gate(Configuration conf) {
-        return new MotionGate.Settings(conf.get(MOTION_GATE), conf.get(MOTION_GATE_FULL_EVERY), conf.get(MOTION_GATE_MIN_MOTION),
-                conf.get(MOTION_GATE_MAX_STREAMS));
+        return new MotionGate.Settings(conf.get(MOTION_GATE), conf.get(MOTION_GATE_FULL_EVERY), conf.get(MOTION_GATE_MIN_MOTION));
     }
 
     /** Tracker thresholds with durations turned into sample counts at the detection rate. */

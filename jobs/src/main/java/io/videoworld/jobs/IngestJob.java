@@ -26,6 +26,9 @@ import io.videoworld.operators.inference.DetectionFunction;
 import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
+import io.videoworld.operators.inference.GatedPerception;
+import io.videoworld.operators.inference.MotionGateFunction;
+import io.videoworld.operators.inference.CarryDetections;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -93,6 +96,12 @@ public final class IngestJob {
         env.enableCheckpointing(conf.get(IngestOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
         env.configure(new Configuration().set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem")
                 .set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, conf.get(IngestOptions.CHECKPOINT_DIR)), IngestJob.class.getClassLoader());
+        if (conf.get(PerceptionOptions.ENABLED) && conf.get(PerceptionOptions.CHANGE_GATE)) {
+            // Gated perception works on its task thread: a barrier queued behind a backlog of keyframes would hold every
+            // checkpoint (and the DLQ's transaction) until the backlog is read, so after 2 s it overtakes them, in-flight data saved.
+            env.configure(new Configuration().set(CheckpointingOptions.ENABLE_UNALIGNED, true)
+                    .set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, java.time.Duration.ofSeconds(2)), IngestJob.class.getClassLoader());
+        }
 
         KafkaSource<Ingested> source = KafkaSource.<Ingested>builder()
                 .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
@@ -135,14 +144,19 @@ public final class IngestJob {
         DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory")
                 .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(Observation::of, TypeInformation.of(Observation.class)).name("streams for memory"));
         if (conf.get(PerceptionOptions.ENABLED)) {
-            // The change gate remembers each stream's last keyframe: a stream's keyframes must reach one subtask.
-            DataStream<Keyframe> toPerceive = conf.get(PerceptionOptions.CHANGE_GATE) ? keyframes.keyBy(Keyframe::streamId, Types.STRING) : keyframes;
-            SingleOutputStreamOperator<Perception> perception = AsyncDataStream.unorderedWait(toPerceive,
-                            new PerceptionFunction(conf.get(PerceptionOptions.MODELS), detect ? DetectOptions.detector(conf) : null,
-                                    PerceptionOptions.gate(conf), conf.get(PerceptionOptions.MAX_BATCH),
-                                    conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
-                            conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
-                    .name("perception: OCR, embeddings, descriptors").uid("perception")
+            DetectionFunction.DetectorSettings onKeyframes = detect ? DetectOptions.detector(conf) : null;
+            // The change gate compares a keyframe with its stream's last one, keyed state: keyed by stream, perceived as they come.
+            SingleOutputStreamOperator<PerceptionResult> perceived = conf.get(PerceptionOptions.CHANGE_GATE)
+                    ? keyframes.keyBy(Keyframe::streamId, Types.STRING)
+                            .process(new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
+                                    conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis()), TypeInformation.of(PerceptionResult.class))
+                            .name("perception, change-gated: OCR, embeddings, descriptors").uid("perception-gated")
+                    : AsyncDataStream.unorderedWait(keyframes,
+                                    new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),
+                                            conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
+                                    conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
+                            .name("perception: OCR, embeddings, descriptors").uid("perception");
+            SingleOutputStreamOperator<Perception> perception = perceived
                     .process(new SplitDeadLetters<PerceptionResult, Perception>(), TypeInformation.of(Perception.class))
                     .name("perception dead letters").uid("perception-dead-letters");
             dead = dead.union(perception.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
@@ -153,16 +167,24 @@ public final class IngestJob {
             // Ordered: the tracker needs each stream's samples in presentation order.
             DataStream<SampledFrame> samples = features.flatMap(new SampleFrames(conf.get(DetectOptions.FPS)))
                     .name("sample frames for detection").uid("sample-frames");
-            // The motion gate compares a stream's samples with its last detected one: they must reach one subtask.
-            SingleOutputStreamOperator<DetectedFrame> detected = AsyncDataStream.orderedWait(
-                            conf.get(DetectOptions.MOTION_GATE) ? samples.keyBy(SampledFrame::streamId, Types.STRING) : samples,
-                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf), DetectOptions.gate(conf),
+            long trackIdle = conf.get(DetectOptions.TRACK_IDLE).toMillis();
+            boolean gated = conf.get(DetectOptions.MOTION_GATE);
+            // The motion gate marks samples to carry (keyed state: the last detected thumbnail); the detector skips them and
+            // CarryDetections, keyed again and in order, fills them in from the stream's last detected sample.
+            DataStream<SampledFrame> toDetect = gated ? samples.keyBy(SampledFrame::streamId, Types.STRING)
+                    .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), TypeInformation.of(SampledFrame.class))
+                    .name("motion gate").uid("motion-gate") : samples;
+            SingleOutputStreamOperator<DetectedFrame> detectedOrCarried = AsyncDataStream.orderedWait(toDetect,
+                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
                                     conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
                             conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
                     .name("object detection").uid("detection")
                     .process(new SplitDeadLetters<DetectionResult, DetectedFrame>(), TypeInformation.of(DetectedFrame.class))
                     .name("detection dead letters").uid("detection-dead-letters");
-            dead = dead.union(detected.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
+            dead = dead.union(detectedOrCarried.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
+            DataStream<DetectedFrame> detected = gated ? detectedOrCarried.keyBy(DetectedFrame::streamId, Types.STRING)
+                    .process(new CarryDetections(trackIdle), TypeInformation.of(DetectedFrame.class))
+                    .name("carry detections where nothing moved").uid("carry-detections") : detectedOrCarried;
             DataStream<TrackDoc> tracks = detected.keyBy(DetectedFrame::streamId, Types.STRING)
                     .process(new TrackerOperator(DetectOptions.tracker(conf), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
                             conf.get(DetectOptions.TRACK_EMIT_EVERY)))

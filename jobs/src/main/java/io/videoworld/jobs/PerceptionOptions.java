@@ -24,21 +24,17 @@ public final class PerceptionOptions {
 
     public static final ConfigOption<Boolean> CHANGE_GATE = ConfigOptions.key("vw.perception.change-gate").booleanType()
             .defaultValue(false).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
-                    + "keyframe (a scroll is carried as a shift), keeping the other lines; false reads every keyframe whole. "
-                    + "See README, Perception, for the pixels saved and the recall cost. Off by default: its cache is not checkpointed, so "
-                    + "after a restart a keyframe is read whole and its OCR text can differ from a failure-free run's.");
+                    + "keyframe (a scroll is carried as a shift), keeping the other lines; false reads every keyframe whole, in batches "
+                    + "across streams. The last keyframe is keyed state (checkpointed); with the gate on, keyframes are perceived on the "
+                    + "operator's task thread, so checkpoints turn unaligned after 2 s of alignment rather than wait behind a backlog. "
+                    + "See README, Perception, for the pixels saved, the recall cost and why it is not yet the default.");
     public static final ConfigOption<Integer> CHANGE_GATE_FULL_EVERY = ConfigOptions.key("vw.perception.change-gate.full-every").intType()
             .defaultValue(20).withDescription("Every this many keyframes of a stream is read whole, which bounds what carried lines can drift.");
     public static final ConfigOption<Double> CHANGE_GATE_FULL_FRACTION = ConfigOptions.key("vw.perception.change-gate.full-fraction")
             .doubleType().defaultValue(0.5).withDescription("A keyframe whose changed bands would cover more than this share of it is read whole.");
-    public static final ConfigOption<Integer> CHANGE_GATE_CACHE_MB = ConfigOptions.key("vw.perception.change-gate.cache-mb").intType()
-            .defaultValue(64).withDescription("Most memory per subtask for the streams' last keyframes (about 1 MB per 1280x800 stream, "
-                    + "least recently perceived first out; an evicted stream's next keyframe is read whole). Not checkpointed.");
-
     private PerceptionOptions() {}
 
     public static ScreenGate.Settings gate(Configuration conf) {
-        return new ScreenGate.Settings(conf.get(CHANGE_GATE), conf.get(CHANGE_GATE_FULL_EVERY), conf.get(CHANGE_GATE_FULL_FRACTION),
-                (long) conf.get(CHANGE_GATE_CACHE_MB) << 20);
+        return new ScreenGate.Settings(conf.get(CHANGE_GATE), conf.get(CHANGE_GATE_FULL_EVERY), conf.get(CHANGE_GATE_FULL_FRACTION));
     }
 }

@@ -2,6 +2,7 @@ package io.videoworld.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -21,5 +22,22 @@ class IngestJobWiringTest {
         StreamGraph graph = env.getStreamGraph();
         assertThat(graph.getStreamNodes()).extracting(StreamNode::getTransformationUID)
                 .contains("kafka-source", "route-dead-letters", "stream-catalog", "es-sink", "dlq-sink");
+    }
+
+    @Test
+    void bothGatesOnOrOffWireWithoutKryoWithTheirOwnUids() {
+        for (boolean on : new boolean[] {true, false}) {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+            IngestJob.build(env, new Configuration().set(PerceptionOptions.CHANGE_GATE, on).set(DetectOptions.MOTION_GATE, on));
+            // Building the graph creates every edge's serializer: a generic (Kryo) type would throw here.
+            StreamGraph graph = env.getStreamGraph();
+            List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+            assertThat(env.getCheckpointConfig().isUnalignedCheckpointsEnabled()).as("unaligned after a timeout, with the change gate").isEqualTo(on);
+            if (on) {
+                assertThat(uids).contains("perception-gated", "motion-gate", "detection", "carry-detections").doesNotContain("perception");
+            } else {
+                assertThat(uids).contains("perception", "detection").doesNotContain("perception-gated", "motion-gate", "carry-detections");
+            }
+        }
     }
 }

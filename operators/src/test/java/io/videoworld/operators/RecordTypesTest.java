@@ -36,6 +36,9 @@ class RecordTypesTest {
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.EpisodeDoc.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.memory.BatcherState.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.memory.WriterState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.inference.ScreenMemory.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.inference.MotionMemory.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Detection.class);
     }
 
     @Test

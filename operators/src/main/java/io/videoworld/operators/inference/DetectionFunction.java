@@ -6,13 +6,10 @@ import io.videoworld.core.Detection;
 import io.videoworld.core.DetectionResult;
 import io.videoworld.core.SampledFrame;
 import io.videoworld.perception.DecodedImage;
-import io.videoworld.perception.GreyFrame;
 import io.videoworld.perception.ObjectDetector;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.flink.metrics.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,10 +20,9 @@ import org.slf4j.LoggerFactory;
  * notices cuts. A frame that cannot be decoded is a dead letter; one that does not decode, fails
  * after the batcher's retries or times out yields a frame of width 0 that the tracker skips and no
  * detection document (a failure, not an empty result), is logged at WARN and counted in
- * {@code vwDetectFailures}; never a failed job. With the motion gate on ({@link MotionGate}), a
- * sample in which nothing moved since the stream's last detected one keeps that one's detections
- * (counted in {@code vwDetectSkipped}, the detector calls saved); the input must then be keyed
- * by stream so a stream's samples reach one subtask in order.
+ * {@code vwDetectFailures}; never a failed job. A sample the motion gate marked
+ * {@link SampledFrame#carry()} is decoded (for its histogram) but not detected: its detections
+ * are left null for {@link CarryDetections} to fill in.
  */
 public final class DetectionFunction extends BatchedInference<SampledFrame, DetectionResult> {
     /** The stage named in this operator's dead letters. */
@@ -35,32 +31,20 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
 
     private final String models;
     private final DetectorSettings settings;
-    private final MotionGate.Settings gateSettings;
     private transient ObjectDetector detector;
-    private transient MotionGate<AtomicReference<List<Detection>>> gate;
-    private transient Counter skipped;
 
     /** Which detector and how to read it; serializable so the job graph can carry it. */
     public record DetectorSettings(String model, List<String> labels, int inputSize, double minScore) implements java.io.Serializable {}
 
-    /** Every sample detected (no motion gate). */
     public DetectionFunction(String models, DetectorSettings settings, int maxBatch, long maxWaitMs) {
-        this(models, settings, MotionGate.Settings.off(), maxBatch, maxWaitMs);
-    }
-
-    public DetectionFunction(String models, DetectorSettings settings, MotionGate.Settings gate, int maxBatch, long maxWaitMs) {
         super("vwDetect", maxBatch, maxWaitMs);
         this.models = models;
         this.settings = settings;
-        this.gateSettings = gate;
     }
 
     @Override
     protected boolean openModels() throws Exception {
         detector = ObjectDetector.load(Path.of(models), settings.model(), settings.labels(), settings.inputSize(), settings.minScore());
-        gate = new MotionGate<>(gateSettings);
-        skipped = getRuntimeContext().getMetricGroup().counter("vwDetectSkipped");
-        getRuntimeContext().getMetricGroup().gauge("vwDetectGateStreams", () -> gate.streams());
         return "gpu".equals(detector.device());
     }
 
@@ -75,30 +59,17 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     protected List<DetectionResult> infer(List<SampledFrame> batch) {
         List<DecodedImage> images = new ArrayList<>(batch.size());
         List<Integer> decodable = new ArrayList<>(batch.size());
-        DetectionResult[] out = new DetectionResult[batch.size()];
-        // Samples whose detections come from the stream's last detected one (filled once that one is detected).
-        List<AtomicReference<List<Detection>>> kept = new ArrayList<>(batch.size());
         List<DecodedImage> toDetect = new ArrayList<>(batch.size());
-        List<AtomicReference<List<Detection>>> detectedInto = new ArrayList<>(batch.size());
+        DetectionResult[] out = new DetectionResult[batch.size()];
         for (int i = 0; i < batch.size(); i++) {
             SampledFrame f = batch.get(i);
             try {
                 DecodedImage img = DecodedImage.decode(f.jpeg());
                 images.add(img);
                 decodable.add(i);
-                GreyFrame thumb = gateSettings.enabled() ? GreyFrame.thumbnail(img, MotionGate.THUMB) : null;
-                AtomicReference<List<Detection>> ref = thumb == null ? null : gate.reuse(f.streamId(), thumb);
-                if (ref == null || (ref.get() == null && !detectedInto.contains(ref))) {
-                    ref = new AtomicReference<>();
+                if (!f.carry()) {
                     toDetect.add(img);
-                    detectedInto.add(ref);
-                    if (thumb != null) {
-                        gate.detected(f.streamId(), thumb, ref);
-                    }
-                } else {
-                    skipped.inc();
                 }
-                kept.add(ref);
             } catch (RuntimeException e) {
                 String reason = "frame does not decode: " + e.getMessage();
                 out[i] = new DetectionResult(failure(f, reason).value(),
@@ -106,24 +77,20 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
             }
         }
         List<List<Detection>> detected = toDetect.isEmpty() ? List.of() : detector.detect(toDetect);
-        for (int k = 0; k < detected.size(); k++) {
-            detectedInto.get(k).set(detected.get(k));
-        }
-        List<List<Detection>> found = kept.stream().map(AtomicReference::get).toList();
+        int next = 0;
         for (int k = 0; k < decodable.size(); k++) {
             SampledFrame f = batch.get(decodable.get(k));
             DecodedImage img = images.get(k);
+            // A carried sample's detections stay null here; CarryDetections fills them in stream order.
+            List<Detection> found = f.carry() ? null : detected.get(next++);
             out[decodable.get(k)] = new DetectionResult(new DetectedFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(),
-                    img.width(), img.height(), f.last(), found.get(k), img.colourHistogram(), detector.device()), null);
+                    img.width(), img.height(), f.last(), found, img.colourHistogram(), detector.device()), null);
         }
         return List.of(out);
     }
 
     @Override
     protected void closeModels() {
-        if (gate != null) {
-            gate.clear();
-        }
         if (detector != null) {
             detector.close();
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.videoworld.core.TextLine;
 import io.videoworld.operators.inference.Screens.Screen;
 import io.videoworld.perception.ModelDirectory;
+import io.videoworld.perception.GreyFrame;
 import io.videoworld.perception.OcrEngine;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,10 +50,11 @@ class ScreenGateOcrTest {
         List<String> typed = new ArrayList<>(doc);
         typed.set(6, doc.get(6) + " deadline friday");
         Screen after = Screens.render("Notes - Editor", typed, 0);
-        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 30, 0.5, 64L << 20));
-        ScreenGate.Read first = gate.readAll(List.of("desk"), List.of(before.image()), ocr).get(0);
+        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 30, 0.5));
+        ScreenGate.Read first = gate.read(null, before.image(), GreyFrame.of(before.image()), ocr);
         assertThat(first.plan().kind()).isEqualTo(ScreenGate.Kind.FULL);
-        ScreenGate.Read second = gate.readAll(List.of("desk"), List.of(after.image()), ocr).get(0);
+        ScreenGate.Last last = ScreenGate.remember(null, GreyFrame.of(before.image()), first.plan(), first.lines());
+        ScreenGate.Read second = gate.read(last, after.image(), GreyFrame.of(after.image()), ocr);
         List<TextLine> full = ocr.readCrops(List.of(after.image()), List.of(new OcrEngine.Crop(0, 0, Screens.WIDTH, Screens.HEIGHT))).get(0);
 
         assertThat(second.plan().kind()).isEqualTo(ScreenGate.Kind.PARTIAL);
@@ -65,10 +67,12 @@ class ScreenGateOcrTest {
     @Test
     void aScrolledScreenReadsAsAFullReadFromTheExposedBand() {
         List<String> doc = Screens.document(40, 12);
-        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 30, 0.5, 64L << 20));
-        gate.readAll(List.of("desk"), List.of(Screens.render("Notes - Editor", doc, 0).image()), ocr);
+        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 30, 0.5));
+        Screen before = Screens.render("Notes - Editor", doc, 0);
+        ScreenGate.Read first = gate.read(null, before.image(), GreyFrame.of(before.image()), ocr);
+        ScreenGate.Last last = ScreenGate.remember(null, GreyFrame.of(before.image()), first.plan(), first.lines());
         Screen after = Screens.render("Notes - Editor", doc, 2 * Screens.PITCH + 21);
-        ScreenGate.Read second = gate.readAll(List.of("desk"), List.of(after.image()), ocr).get(0);
+        ScreenGate.Read second = gate.read(last, after.image(), GreyFrame.of(after.image()), ocr);
         List<TextLine> full = ocr.read(png(after));
 
         assertThat(second.plan().dy()).isEqualTo(2 * Screens.PITCH + 21);

@@ -56,7 +56,7 @@ class ScreenGateTest {
         int scroll = 3 * Screens.PITCH + 13;
         Screen a = Screens.render("Notes - Editor", DOC, 0);
         Screen b = Screens.render("Notes - Editor", DOC, scroll);
-        assertThat(ScreenGate.scroll(grey(a), grey(b), ScreenGate.tiles(grey(a), grey(b), 0))).isEqualTo(scroll);
+        assertThat(TileDiff.scroll(grey(a), grey(b), TileDiff.tiles(grey(a), grey(b), 0))).isEqualTo(scroll);
         ScreenGate.Plan p = ScreenGate.plan(grey(a), a.truth(), grey(b), 0.5);
         assertThat(p.kind()).isEqualTo(ScreenGate.Kind.PARTIAL);
         assertThat(p.dy()).isEqualTo(scroll);
@@ -100,46 +100,44 @@ class ScreenGateTest {
     }
 
     @Test
-    void theFirstKeyframeANewSizeAndEveryNthAreReadWholeAndTheCacheIsBounded() {
-        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 3, 0.5, 3L * Screens.WIDTH * Screens.HEIGHT));
+    void theFirstKeyframeANewSizeAndEveryNthAreReadWhole() {
+        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 3, 0.5));
         Screen a = Screens.render("Notes - Editor", DOC, 0);
-        assertThat(gate.plan("s1", grey(a)).kind()).isEqualTo(ScreenGate.Kind.FULL);
-        gate.remember("s1", grey(a), gate.plan("s1", grey(a)), a.truth());
-        ScreenGate.Plan second = gate.plan("s1", grey(a));
+        ScreenGate.Plan first = gate.plan(null, grey(a));
+        assertThat(first.kind()).isEqualTo(ScreenGate.Kind.FULL);
+        ScreenGate.Last last = ScreenGate.remember(null, grey(a), first, a.truth());
+        ScreenGate.Plan second = gate.plan(last, grey(a));
         assertThat(second.kind()).isEqualTo(ScreenGate.Kind.REUSE);
-        gate.remember("s1", grey(a), second, a.truth());
-        ScreenGate.Plan third = gate.plan("s1", grey(a));
+        assertThat(second.carried()).isEqualTo(a.truth());
+        last = ScreenGate.remember(last, grey(a), second, a.truth());
+        ScreenGate.Plan third = gate.plan(last, grey(a));
         assertThat(third.kind()).isEqualTo(ScreenGate.Kind.REUSE);
-        gate.remember("s1", grey(a), third, a.truth());
-        assertThat(gate.plan("s1", grey(a)).kind()).as("every third").isEqualTo(ScreenGate.Kind.FULL);
+        last = ScreenGate.remember(last, grey(a), third, a.truth());
+        assertThat(last.sinceFull()).isEqualTo(2);
+        assertThat(gate.plan(last, grey(a)).kind()).as("every third").isEqualTo(ScreenGate.Kind.FULL);
         BufferedImage small = new BufferedImage(640, 400, BufferedImage.TYPE_3BYTE_BGR);
-        assertThat(gate.plan("s1", GreyFrame.of(Screens.decoded(small))).kind()).isEqualTo(ScreenGate.Kind.FULL);
-        for (int s = 0; s < 10; s++) {
-            gate.remember("stream-" + s, grey(a), gate.plan("stream-" + s, grey(a)), a.truth());
-            assertThat(gate.cacheBytes()).isLessThanOrEqualTo(3L * Screens.WIDTH * Screens.HEIGHT);
-        }
-        assertThat(gate.streams()).isEqualTo(2);
-        assertThat(gate.lastLines("stream-9")).isEqualTo(a.truth());
-        assertThat(gate.lastLines("s1")).as("least recently perceived, evicted").isEmpty();
-        gate.clear();
-        assertThat(gate.cacheBytes()).isZero();
+        assertThat(gate.plan(ScreenGate.remember(null, grey(a), first, a.truth()), GreyFrame.of(Screens.decoded(small))).kind())
+                .isEqualTo(ScreenGate.Kind.FULL);
+        assertThat(new ScreenGate(ScreenGate.Settings.off()).plan(ScreenGate.remember(null, grey(a), first, a.truth()), grey(a)).kind())
+                .as("gate off").isEqualTo(ScreenGate.Kind.FULL);
     }
 
     @Test
     void theMotionGateKeepsDetectionsWhileNothingMovesAndDetectsPeriodically() {
-        MotionGate<String> gate = new MotionGate<>(new MotionGate.Settings(true, 4, 0.002, 2));
+        MotionGate gate = new MotionGate(new MotionGate.Settings(true, 4, 0.002));
         GreyFrame still = GreyFrame.thumbnail(Screens.decoded(scene(100)), MotionGate.THUMB);
-        assertThat(gate.reuse("cam", still)).isNull();
-        gate.detected("cam", still, "boxes at 100");
-        assertThat(gate.reuse("cam", GreyFrame.thumbnail(Screens.decoded(scene(100)), MotionGate.THUMB))).isEqualTo("boxes at 100");
-        assertThat(gate.reuse("cam", GreyFrame.thumbnail(Screens.decoded(scene(160)), MotionGate.THUMB))).as("moved").isNull();
-        assertThat(gate.reuse("cam", still)).isEqualTo("boxes at 100");
-        assertThat(gate.reuse("cam", still)).isEqualTo("boxes at 100");
-        assertThat(gate.reuse("cam", still)).as("every fourth sample is detected").isNull();
-        gate.detected("a", still, "x");
-        gate.detected("b", still, "y");
-        assertThat(gate.streams()).isEqualTo(2);
-        assertThat(gate.reuse("cam", still)).as("evicted").isNull();
+        assertThat(gate.detect(null, still)).isTrue();
+        MotionMemory m = MotionGate.next(null, still, true, 0);
+        assertThat(gate.detect(m, GreyFrame.thumbnail(Screens.decoded(scene(100)), MotionGate.THUMB))).isFalse();
+        assertThat(gate.detect(m, GreyFrame.thumbnail(Screens.decoded(scene(160)), MotionGate.THUMB))).as("moved").isTrue();
+        m = MotionGate.next(m, still, false, 250);
+        assertThat(gate.detect(m, still)).isFalse();
+        m = MotionGate.next(m, still, false, 500);
+        assertThat(gate.detect(m, still)).isFalse();
+        m = MotionGate.next(m, still, false, 750);
+        assertThat(gate.detect(m, still)).as("every fourth sample is detected").isTrue();
+        assertThat(m.thumb()).as("compared with the last detected sample").isEqualTo(still.px());
+        assertThat(new MotionGate(MotionGate.Settings.off()).detect(m, still)).as("gate off").isTrue();
     }
 
     /** A grey room with a person-sized box at x. */

@@ -18,6 +18,7 @@ import io.videoworld.operators.shots.FeatureExtractor;
 import io.videoworld.operators.shots.ShotParams;
 import io.videoworld.operators.shots.ShotTracker;
 import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.GreyFrame;
 import io.videoworld.perception.ImageDescriptor;
 import io.videoworld.perception.OcrEngine;
 import io.videoworld.perception.TextEmbedder;
@@ -59,7 +60,8 @@ final class ScreenMemoryRun {
                 d.fadeFloor(), d.dissolveWindowSec(), d.dissolveThreshold(), d.dissolveMaxStep(), d.flashFrames(), d.minShotSec(),
                 d.keyframeEverySec(), keyframeEverySec, d.sceneThreshold(), d.screenDuplicateBits());
         ShotTracker tracker = ShotTracker.start(params, 1);
-        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 20, 0.5, 64L << 20));
+        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 20, 0.5));
+        last = null;
         EpisodeBatching batching = new EpisodeBatching(20_000, 600_000, 5_000, true);
         EpisodeWriting writing = new EpisodeWriting(600_000);
         List<Observation> pending = new ArrayList<>();
@@ -139,6 +141,7 @@ final class ScreenMemoryRun {
     }
 
     private ScreenGate gate;
+    private ScreenGate.Last last;
     private int keyframes;
     private long ocrNanos;
 
@@ -147,7 +150,10 @@ final class ScreenMemoryRun {
         keyframes++;
         long t0 = System.nanoTime();
         DecodedImage image = DecodedImage.decode(k.jpeg());
-        List<TextLine> lines = gate.readAll(List.of(k.streamId()), List.of(image), ocr).get(0).lines();
+        GreyFrame grey = GreyFrame.of(image);
+        ScreenGate.Read read = gate.read(last, image, grey, ocr);
+        last = ScreenGate.remember(last, grey, read.plan(), read.lines());
+        List<TextLine> lines = read.lines();
         ocrNanos += System.nanoTime() - t0;
         StringBuilder text = new StringBuilder();
         lines.forEach(l -> text.append(l.text()).append('\n'));

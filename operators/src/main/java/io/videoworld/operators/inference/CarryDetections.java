@@ -1,0 +1,69 @@
+package io.videoworld.operators.inference;
+
+import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.Detection;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * After the detector, keyed by stream, in sample order: a sample the motion gate let through
+ * without detection ({@link DetectionFunction} leaves its detections null) gets the detections of
+ * the stream's last detected sample, which are Flink keyed state; when that sample's detection
+ * failed, the carried one is a failure too (width 0, which the tracker skips), never an empty
+ * result. The state is cleared by the stream's last sample or an event-time timer {@code idleMs}
+ * after its latest.
+ */
+public final class CarryDetections extends KeyedProcessFunction<String, DetectedFrame, DetectedFrame> {
+    private final long idleMs;
+    private transient ValueState<List<Detection>> last;
+    private transient ValueState<Long> timer;
+
+    public CarryDetections(long idleMs) {
+        this.idleMs = idleMs;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        last = getRuntimeContext().getState(new ValueStateDescriptor<>("carried-detections", Types.LIST(TypeInformation.of(Detection.class))));
+        timer = getRuntimeContext().getState(new ValueStateDescriptor<>("carried-detections-timer", Types.LONG));
+    }
+
+    @Override
+    public void processElement(DetectedFrame f, Context ctx, Collector<DetectedFrame> out) throws Exception {
+        if (f.detections() != null && f.width() > 0) {
+            last.update(f.detections());
+            out.collect(f);
+        } else if (f.width() == 0) {
+            last.clear(); // the reference failed: what is carried from it fails too
+            out.collect(f);
+        } else {
+            List<Detection> kept = last.value();
+            out.collect(new DetectedFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), kept == null ? 0 : f.width(),
+                    kept == null ? 0 : f.height(), f.last(), kept == null ? List.of() : kept, f.frameHistogram(), f.device()));
+        }
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
+        }
+        if (f.last()) {
+            last.clear();
+            timer.clear();
+            return;
+        }
+        long at = f.eventTimeMs() + idleMs;
+        ctx.timerService().registerEventTimeTimer(at);
+        timer.update(at);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DetectedFrame> out) {
+        last.clear();
+        timer.clear();
+    }
+}

@@ -1,0 +1,200 @@
+package io.videoworld.operators.inference;
+
+import io.videoworld.core.DeadLetter;
+import io.videoworld.core.Detection;
+import io.videoworld.core.Keyframe;
+import io.videoworld.core.Perception;
+import io.videoworld.core.PerceptionResult;
+import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.GreyFrame;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.Meter;
+import org.apache.flink.metrics.MeterView;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Perception of keyframes keyed by stream, through the change gate ({@link ScreenGate}): each
+ * keyframe is compared with its stream's last perceived one, kept as Flink keyed state
+ * ({@link ScreenMemory}), so that after a restart the next keyframe is planned against the same
+ * keyframe as in a failure-free run and reads the same. Only bands of changed tiles are OCR'd,
+ * objects are carried while few tiles changed, every few keyframes are read whole. A keyframe is
+ * perceived on the task thread as it comes (no batch across streams: what a batch would save is
+ * small next to the pixels the gate does not read). The memory is cleared by an event-time timer
+ * {@code idleMs} after the stream's latest keyframe, and a keyframe that late or of a new push is
+ * read whole whether or not the timer has fired, so replay and failure-free runs agree. A keyframe
+ * that does not decode is a dead letter and a failed perception; one whose inference still fails
+ * after two retries is a failed perception (the memory stays as it was). Metrics as
+ * {@link PerceptionFunction}'s ({@code vwPerceptionFailures}, {@code vwPerceptionFramesPerSecond},
+ * {@code vwPerceptionBatchMs}) and {@code vwPerceptionOcrPixels}, {@code vwPerceptionOcrPixelsSkipped},
+ * {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial}, {@code vwPerceptionGateReused},
+ * {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes} (a stream's memory).
+ */
+public final class GatedPerception extends KeyedProcessFunction<String, Keyframe, PerceptionResult> {
+    private static final Logger LOG = LoggerFactory.getLogger(GatedPerception.class);
+    /** Streams whose last keyframe's luma stays decoded on the heap (about 1 MB each at 1280x800); the others decode it again. */
+    static final int DECODED = 8;
+
+    private final String models;
+    private final DetectionFunction.DetectorSettings detection;
+    private final ScreenGate.Settings settings;
+    private final long idleMs;
+    private transient Perceiver perceiver;
+    private transient ScreenGate gate;
+    private transient ValueState<ScreenMemory> memory;
+    private transient ValueState<Long> timer;
+    /** The luma of a few streams' last keyframes, so they need not be decoded again: a cache of what the state holds, never the truth. */
+    private transient Map<String, Decoded> decoded;
+    private transient Counter pixelsRead;
+    private transient Counter pixelsSkipped;
+    private transient Counter[] kinds;
+    private transient Counter detectSkipped;
+    private transient Counter failures;
+    private transient Meter frames;
+    private transient Histogram ms;
+    private transient Histogram stateBytes;
+
+    private record Decoded(long epochMs, long frameIndex, GreyFrame grey) {}
+
+    /** {@code detection} null runs no detector on keyframes. */
+    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs) {
+        this.models = models;
+        this.detection = detection;
+        this.settings = settings;
+        this.idleMs = idleMs;
+    }
+
+    @Override
+    public void open(OpenContext ctx) throws Exception {
+        memory = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate", TypeInformation.of(ScreenMemory.class)));
+        timer = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate-timer", Types.LONG));
+        perceiver = Perceiver.load(models, detection);
+        gate = new ScreenGate(settings);
+        decoded = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
+                return size() > DECODED;
+            }
+        };
+        MetricGroup m = getRuntimeContext().getMetricGroup();
+        pixelsRead = m.counter("vwPerceptionOcrPixels");
+        pixelsSkipped = m.counter("vwPerceptionOcrPixelsSkipped");
+        kinds = new Counter[] {m.counter("vwPerceptionGateFull"), m.counter("vwPerceptionGatePartial"), m.counter("vwPerceptionGateReused")};
+        detectSkipped = m.counter("vwPerceptionDetectSkipped");
+        failures = m.counter("vwPerceptionFailures");
+        frames = m.meter("vwPerceptionFramesPerSecond", new MeterView(30));
+        ms = m.histogram("vwPerceptionBatchMs", new DescriptiveStatisticsHistogram(500));
+        stateBytes = m.histogram("vwPerceptionGateStateBytes", new DescriptiveStatisticsHistogram(500));
+        LOG.info("change-gated perception, models from {} on {}", models, perceiver.device);
+    }
+
+    @Override
+    public void processElement(Keyframe k, Context ctx, Collector<PerceptionResult> out) throws Exception {
+        long start = System.nanoTime();
+        DecodedImage image;
+        float[] descriptor;
+        try {
+            image = DecodedImage.decode(k.jpeg());
+            descriptor = Perceiver.descriptor(k);
+        } catch (RuntimeException e) {
+            String reason = "keyframe does not decode: " + e.getMessage();
+            failures.inc();
+            out.collect(new PerceptionResult(perceiver.failed(k, reason),
+                    DeadLetter.ofFrame(PerceptionFunction.STAGE, reason, k.streamId(), k.frameIndex(), k.eventTimeMs(), k.jpeg())));
+            return;
+        }
+        ScreenMemory prev = memory.value();
+        boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
+        ScreenGate.Last last = usable ? last(k.streamId(), prev) : null;
+        GreyFrame grey = GreyFrame.of(image);
+        ScreenGate.Read read = null;
+        List<Detection> objects = null;
+        Perception perception = null;
+        RuntimeException failure = null;
+        for (int attempt = 0; attempt <= 2 && perception == null; attempt++) {
+            if (attempt > 0) {
+                Thread.sleep(200L << (attempt - 1));
+            }
+            try {
+                read = gate.read(last, image, grey, perceiver.ocr);
+                objects = objects(last == null ? null : prev.objects(), read.plan(), image);
+                perception = perceiver.perception(k, image, descriptor, read.lines(), objects);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        if (perception == null) {
+            LOG.warn("perception of {} frame {} failed: {}", k.streamId(), k.frameIndex(), failure.toString());
+            failures.inc();
+            out.collect(new PerceptionResult(perceiver.failed(k, "inference failed after retries: " + failure), null));
+            return;
+        }
+        ScreenGate.Last next = ScreenGate.remember(last, grey, read.plan(), read.lines());
+        ScreenMemory kept = new ScreenMemory(k.epochMs(), k.frameIndex(), k.eventTimeMs(), k.jpeg(), next.lines(), next.sinceFull(),
+                objects == null ? null : Perceiver.withoutAppearance(objects));
+        memory.update(kept);
+        decoded.put(k.streamId(), new Decoded(k.epochMs(), k.frameIndex(), grey));
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
+        }
+        long at = k.eventTimeMs() + idleMs;
+        ctx.timerService().registerEventTimeTimer(at);
+        timer.update(at);
+        out.collect(new PerceptionResult(perception, null));
+        ScreenGate.Plan p = read.plan();
+        pixelsRead.inc(p.pixelsRead());
+        pixelsSkipped.inc((long) image.width() * image.height() - p.pixelsRead());
+        kinds[p.kind().ordinal()].inc();
+        frames.markEvent();
+        ms.update((System.nanoTime() - start) / 1_000_000);
+        stateBytes.update(kept.bytes());
+    }
+
+    /** Objects of a keyframe: detected again where enough changed, else the last keyframe's. */
+    private List<Detection> objects(List<Detection> lastObjects, ScreenGate.Plan plan, DecodedImage image) {
+        if (perceiver.detector == null) {
+            return null;
+        }
+        if (lastObjects != null && !ScreenGate.detectAgain(plan)) {
+            detectSkipped.inc();
+            return lastObjects;
+        }
+        return perceiver.detector.detect(List.of(image)).get(0);
+    }
+
+    /** The last keyframe as the gate compares with it, its luma from the heap when still there, else decoded again. */
+    private ScreenGate.Last last(String stream, ScreenMemory m) {
+        Decoded d = decoded.get(stream);
+        GreyFrame grey = d != null && d.epochMs() == m.epochMs() && d.frameIndex() == m.frameIndex() ? d.grey()
+                : GreyFrame.of(DecodedImage.decode(m.jpeg()));
+        return new ScreenGate.Last(grey, m.lines(), m.sinceFull());
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<PerceptionResult> out) throws Exception {
+        memory.clear();
+        timer.clear();
+        decoded.remove(ctx.getCurrentKey());
+    }
+
+    @Override
+    public void close() {
+        if (perceiver != null) {
+            perceiver.close();
+        }
+    }
+}

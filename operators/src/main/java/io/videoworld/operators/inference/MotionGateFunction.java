@@ -1,0 +1,85 @@
+package io.videoworld.operators.inference;
+
+import io.videoworld.core.SampledFrame;
+import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.GreyFrame;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * The motion gate ({@link MotionGate}) in front of the detector, keyed by stream: marks a sample
+ * {@link SampledFrame#carry()} when nothing moved since the stream's last detected sample, whose
+ * thumbnail is Flink keyed state ({@link MotionMemory}), so a restarted job gates as a
+ * failure-free one. The decision needs only thumbnails, never detections, which is why it can run
+ * before the (batched, asynchronous) detector; {@link CarryDetections} after it fills the carried
+ * samples in. The memory is cleared by the stream's last sample or an event-time timer
+ * {@code idleMs} after its latest; a sample later than that is detected whether or not the timer
+ * has fired. A sample that does not decode passes unmarked (the detector dead-letters it).
+ * Metric: {@code vwDetectSkipped} (detector calls saved).
+ */
+public final class MotionGateFunction extends KeyedProcessFunction<String, SampledFrame, SampledFrame> {
+    private final MotionGate.Settings settings;
+    private final long idleMs;
+    private transient MotionGate gate;
+    private transient ValueState<MotionMemory> memory;
+    private transient ValueState<Long> timer;
+    private transient Counter skipped;
+
+    public MotionGateFunction(MotionGate.Settings settings, long idleMs) {
+        this.settings = settings;
+        this.idleMs = idleMs;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        gate = new MotionGate(settings);
+        memory = getRuntimeContext().getState(new ValueStateDescriptor<>("motion-gate", TypeInformation.of(MotionMemory.class)));
+        timer = getRuntimeContext().getState(new ValueStateDescriptor<>("motion-gate-timer", Types.LONG));
+        skipped = getRuntimeContext().getMetricGroup().counter("vwDetectSkipped");
+    }
+
+    @Override
+    public void processElement(SampledFrame f, Context ctx, Collector<SampledFrame> out) throws Exception {
+        GreyFrame thumb;
+        try {
+            thumb = GreyFrame.thumbnail(DecodedImage.decode(f.jpeg()), MotionGate.THUMB);
+        } catch (RuntimeException e) {
+            out.collect(f);
+            return;
+        }
+        MotionMemory prev = memory.value();
+        if (prev != null && f.eventTimeMs() - prev.eventTimeMs() >= idleMs) {
+            prev = null;
+        }
+        boolean detect = gate.detect(prev, thumb);
+        if (!detect) {
+            skipped.inc();
+        }
+        out.collect(detect ? f : new SampledFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.last(), true, f.jpeg()));
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
+        }
+        if (f.last()) {
+            memory.clear();
+            timer.clear();
+            return;
+        }
+        memory.update(MotionGate.next(prev, thumb, detect, f.eventTimeMs()));
+        long at = f.eventTimeMs() + idleMs;
+        ctx.timerService().registerEventTimeTimer(at);
+        timer.update(at);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<SampledFrame> out) {
+        memory.clear();
+        timer.clear();
+    }
+}
