@@ -29,6 +29,8 @@ public final class EpisodePolicy {
     static final double SAME_TEXT_UNNAMED = 0.9;
     /** Screens: an earlier batch whose text is at least this similar is the same task, returned to. */
     static final double RETURN_SAME_TEXT = 0.9;
+    /** The same, for an earlier batch of the same app (a scrolled page of the task is less alike than the screen left). */
+    static final double RETURN_SAME_APP = 0.8;
 
     private EpisodePolicy() {}
 
@@ -131,7 +133,8 @@ public final class EpisodePolicy {
         double bestSim = -2;
         for (EpisodeBatch.Digest d : earlier) {
             double s = Vectors.cosine(now.embedding(), d.embedding());
-            if (WindowChrome.same(now.title(), d.title()) && (!sameTitle || s >= SAME_TASK) && s > bestSim) {
+            // Some titles are shared by every task of an app (a terminal's): the text must still be of that task.
+            if (WindowChrome.same(now.title(), d.title()) && s >= (sameTitle ? SAME_TASK : TASK_CHANGE) && s > bestSim) {
                 best = d;
                 bestSim = s;
             }
@@ -149,10 +152,11 @@ public final class EpisodePolicy {
      */
     private static Relation sameText(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> earlier, double sim) {
         EpisodeBatch.Digest best = null;
-        double bestSim = RETURN_SAME_TEXT;
+        double bestSim = -1;
         for (EpisodeBatch.Digest d : earlier) {
             double s = Vectors.cosine(now.embedding(), d.embedding());
-            if ((now.app() == null || d.app() == null || now.app().equals(d.app())) && s >= bestSim) {
+            boolean sameApp = now.app() != null && now.app().equals(d.app());
+            if ((sameApp || now.app() == null || d.app() == null) && s >= (sameApp ? RETURN_SAME_APP : RETURN_SAME_TEXT) && s > bestSim) {
                 best = d;
                 bestSim = s;
             }
