@@ -22,10 +22,11 @@ import java.util.List;
  * @param idleTimerAt the registered idle timer, or -1
  * @param openTimerAt the registered timer for the open shot's batches, or -1
  * @param tasks screens: the latest batch of each task (window title, and text under one title), for returns older than {@code recent}
+ * @param lastKeyframe screens: the last keyframe batched, which the next one must continue ({@link ScreenContinuity}) or cut
  */
 public record BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, long emittedUntilPts, List<PendingShot> pending,
         List<Perception> orphans, List<TrackDoc> tracks, List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long idleTimerAt,
-        long openTimerAt, List<EpisodeBatch.Digest> tasks) {
+        long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe) {
 
     public BatcherState {
         // State written before tasks were kept restores with none.

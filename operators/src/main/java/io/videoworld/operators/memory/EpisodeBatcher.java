@@ -67,7 +67,8 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
         // The timer that fired is gone: forget it so it is not deleted again.
         boolean idle = timestamp == s.idleTimerAt();
         BatcherState before = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(),
-                s.tracks(), s.recent(), s.lastEventTimeMs(), idle ? -1 : s.idleTimerAt(), idle ? s.openTimerAt() : -1, s.tasks());
+                s.tracks(), s.recent(), s.lastEventTimeMs(), idle ? -1 : s.idleTimerAt(), idle ? s.openTimerAt() : -1, s.tasks(),
+                s.lastKeyframe());
         apply(before, engine.timer(s, timestamp), ctx.timerService(), out);
     }
 

@@ -26,8 +26,6 @@ import java.util.Map;
  */
 final class EpisodeBatching implements java.io.Serializable {
     static final int RECENT = 10;
-    /** Tasks remembered for returns beyond the recent batches. */
-    static final int TASKS = 32;
     private static final int MAX_LINES = 40;
     private static final int MAX_ORPHANS = 2000;
     private static final int MAX_TRACKS = 200;
@@ -48,7 +46,7 @@ final class EpisodeBatching implements java.io.Serializable {
     }
 
     static BatcherState fresh(long epochMs) {
-        return new BatcherState(epochMs, null, 0, Long.MIN_VALUE, List.of(), List.of(), List.of(), List.of(), Long.MIN_VALUE, -1, -1, List.of());
+        return new BatcherState(epochMs, null, 0, Long.MIN_VALUE, List.of(), List.of(), List.of(), List.of(), Long.MIN_VALUE, -1, -1, List.of(), null);
     }
 
     /** One observation of the stream whose state is {@code s} (null for a new stream); the caller has settled an older push. */
@@ -113,7 +111,7 @@ final class EpisodeBatching implements java.io.Serializable {
             }
         }
         s = new BatcherState(s.epochMs(), kind, s.nextBatch(), s.emittedUntilPts(), pending, orphans, tracks, s.recent(), eventTime,
-                s.idleTimerAt(), s.openTimerAt(), s.tasks());
+                s.idleTimerAt(), s.openTimerAt(), s.tasks(), s.lastKeyframe());
         s = drain(s, false, watermark, out);
         return new Step(scheduled(s, watermark), out);
     }
@@ -125,7 +123,7 @@ final class EpisodeBatching implements java.io.Serializable {
         }
         List<EpisodeBatch> out = new ArrayList<>();
         s = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), s.idleTimerAt(), -1, s.tasks());
+                s.lastEventTimeMs(), s.idleTimerAt(), -1, s.tasks(), s.lastKeyframe());
         s = drain(s, false, timestamp, out);
         return new Step(scheduled(s, timestamp), out);
     }
@@ -148,7 +146,7 @@ final class EpisodeBatching implements java.io.Serializable {
             wanted = Math.max(wanted, watermark + 1);
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), idle, wanted, s.tasks());
+                s.lastEventTimeMs(), idle, wanted, s.tasks(), s.lastKeyframe());
     }
 
     /**
@@ -162,6 +160,7 @@ final class EpisodeBatching implements java.io.Serializable {
         List<EpisodeBatch.Digest> tasks = new ArrayList<>(s.tasks());
         long next = s.nextBatch();
         long until = s.emittedUntilPts();
+        Perception[] last = {s.lastKeyframe()};
         while (!pending.isEmpty() && (force || complete(pending.get(0), until))) {
             BatcherState.PendingShot p = pending.remove(0);
             Segment shot = p.shot();
@@ -169,7 +168,7 @@ final class EpisodeBatching implements java.io.Serializable {
             List<Perception> kfs = p.perceived().stream().filter(x -> x.ptsMs() >= from).toList();
             long startEvent = shot.startEventTimeMs() + (from - shot.startPtsMs());
             for (EpisodeBatch b : batches(shot.streamId(), shot.epochMs(), shot.sourceKind(), shot.id(), shot.sceneId(), from, shot.endPtsMs(),
-                    startEvent, kfs, next, recent, tasks, s.tracks(), true)) {
+                    startEvent, kfs, next, recent, tasks, s.tracks(), true, last)) {
                 next = emit(b, out, recent, tasks);
             }
             until = Math.max(until, shot.endPtsMs());
@@ -186,7 +185,7 @@ final class EpisodeBatching implements java.io.Serializable {
                 long end = force ? ready.get(ready.size() - 1).ptsMs() + 1 : Long.MIN_VALUE;
                 long startEvent = first.eventTimeMs() - (first.ptsMs() - from);
                 for (EpisodeBatch b : batches(first.streamId(), first.epochMs(), s.sourceKind(), null, null, from, end, startEvent, ready, next,
-                        recent, tasks, s.tracks(), force)) {
+                        recent, tasks, s.tracks(), force, last)) {
                     next = emit(b, out, recent, tasks);
                     until = Math.max(until, b.endPtsMs());
                 }
@@ -195,7 +194,7 @@ final class EpisodeBatching implements java.io.Serializable {
             }
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), next, until, pending, orphans, s.tracks(), recent, s.lastEventTimeMs(),
-                s.idleTimerAt(), s.openTimerAt(), tasks);
+                s.idleTimerAt(), s.openTimerAt(), tasks, last[0]);
     }
 
     /** Keyframes emitted as their frame passes (first, periodic), not at the shot's close. */
@@ -209,21 +208,8 @@ final class EpisodeBatching implements java.io.Serializable {
         if (recent.size() > RECENT) {
             recent.remove(0);
         }
-        remember(tasks, digest(b));
+        EpisodePolicy.remember(tasks, digest(b));
         return b.batchSeq() + 1;
-    }
-
-    /** Keeps the latest batch of each window title (and of each text under one title), so a return finds a task older than the recent batches. */
-    static void remember(List<EpisodeBatch.Digest> tasks, EpisodeBatch.Digest d) {
-        if (d.title() == null || d.sceneId() != null && d.app() == null && d.embedding() == null) {
-            return;
-        }
-        tasks.removeIf(t -> WindowChrome.same(t.title(), d.title())
-                && (t.embedding() == null || d.embedding() == null || Vectors.cosine(t.embedding(), d.embedding()) >= EpisodePolicy.SAME_TASK));
-        tasks.add(d);
-        while (tasks.size() > TASKS) {
-            tasks.remove(0);
-        }
     }
 
     private boolean complete(BatcherState.PendingShot p, long until) {
@@ -246,22 +232,23 @@ final class EpisodeBatching implements java.io.Serializable {
      */
     private List<EpisodeBatch> batches(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to,
             long startEvent, List<Perception> kfsIn, long firstSeq, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasksIn,
-            List<TrackDoc> tracks, boolean closedEnd) {
+            List<TrackDoc> tracks, boolean closedEnd, Perception[] last) {
         boolean screen = kind == SourceKind.SCREEN;
         List<Perception> kfs = kfsIn.stream().sorted((a, b) -> Long.compare(a.ptsMs(), b.ptsMs())).toList();
         List<Long> starts = new ArrayList<>();
+        // Screens: whether each piece's first keyframe continues the one before it (then the piece continues the activity).
+        List<Boolean> continued = new ArrayList<>();
         starts.add(from);
-        String pieceApp = null;
+        Perception before = screen ? last[0] : null;
+        continued.add(screen && before != null && (kfs.isEmpty() || ScreenContinuity.continues(before, kfs.get(0))));
         for (Perception k : kfs) {
             long pieceStart = starts.get(starts.size() - 1);
-            String app = screen ? WindowChrome.app(WindowChrome.title(List.of(k)), k.lines().stream().map(TextLine::text).toList()) : null;
-            boolean switched = app != null && pieceApp != null && !app.equals(pieceApp);
+            boolean switched = screen && before != null && !ScreenContinuity.continues(before, k);
             if (k.ptsMs() > pieceStart && (switched || k.ptsMs() - pieceStart >= maxBatchMs)) {
                 starts.add(k.ptsMs());
-                pieceApp = app;
-            } else if (pieceApp == null) {
-                pieceApp = app;
+                continued.add(screen && !switched);
             }
+            before = k;
         }
         int pieces = closedEnd ? starts.size() : starts.size() - 1;
         List<EpisodeBatch> out = new ArrayList<>();
@@ -272,10 +259,13 @@ final class EpisodeBatching implements java.io.Serializable {
             long b = i == starts.size() - 1 ? to : starts.get(i + 1);
             List<Perception> in = kfs.stream().filter(x -> x.ptsMs() >= a && x.ptsMs() < Math.max(b, a + 1)).toList();
             EpisodeBatch batch = batch(stream, epoch, kind, shotId, sceneId, a, b, startEvent + (a - from), startEvent + (b - from), in,
-                    firstSeq + i, context, tasks, tracks);
+                    firstSeq + i, context, tasks, tracks, continued.get(i));
+            if (screen && !in.isEmpty()) {
+                last[0] = in.get(in.size() - 1);
+            }
             out.add(batch);
             context.add(digest(batch));
-            remember(tasks, digest(batch));
+            EpisodePolicy.remember(tasks, digest(batch));
             if (context.size() > RECENT) {
                 context.remove(0);
             }
@@ -284,7 +274,8 @@ final class EpisodeBatching implements java.io.Serializable {
     }
 
     private EpisodeBatch batch(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to, long startEvent,
-            long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks, List<TrackDoc> tracks) {
+            long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks, List<TrackDoc> tracks,
+            boolean continued) {
         // A keyframe whose perception failed says nothing about the screen: unknown, not blank.
         List<Perception> known = in.stream().filter(x -> !x.isFailed()).toList();
         boolean unknown = known.isEmpty() && !in.isEmpty() && !context.isEmpty();
@@ -331,6 +322,11 @@ final class EpisodeBatching implements java.io.Serializable {
             app = last.app();
             title = last.title();
             embedding = last.embedding();
+        } else if (continued && !context.isEmpty()) {
+            // The window and its text carried on from the keyframe before: the same activity, whatever this piece's title reads.
+            r = new EpisodePolicy.Relation(EpisodeBatch.CONTINUE, -1, Vectors.cosine(embedding, context.get(context.size() - 1).embedding()));
+        } else if (kind == SourceKind.SCREEN && !context.isEmpty()) {
+            r = EpisodePolicy.relateChanged(digest, context, tasks);
         } else {
             r = EpisodePolicy.relate(digest, context, tasks, kind);
         }

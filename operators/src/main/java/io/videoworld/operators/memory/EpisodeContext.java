@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * The I/O half of the episode decision, as Flink async I/O: looks up the stream's ten events most
  * similar to a batch (kNN on {@code vw-episodes}), and, for batches the rules left ambiguous and
  * only those, asks an OpenAI-compatible model with MIRIX's single-function-call protocol (one
- * {@code episodic_memory_decision} call: insert or merge). The model's verdict is stored in
+ * {@code episodic_memory_decision} call: insert, or merge into the latest event or, naming it, into
+ * any of the stored events listed, MIRIX's merge into any recent event, which becomes a return
+ * linked to that event). The model's verdict is stored in
  * {@code vw-episode-decisions} under the batch's id before it is used and read back on replay,
  * so a restarted job makes the same decision as before and event writes stay exactly once. A
  * timeout, an error or a malformed call falls back to the rules' lean. Metrics:
@@ -42,8 +44,9 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
     static final String FUNCTION = "episodic_memory_decision";
     static final String PROMPT = "You are the episodic memory manager of a screen and camera recorder. Each call you get the "
             + "recent activity of one stream (oldest first), the most similar stored events, and a new batch of what was seen. "
-            + "Decide with exactly one call of " + FUNCTION + ": 'merge' when the new batch continues the latest activity "
-            + "(same task, same document or conversation), 'insert' when it is a different activity. Do not answer in text.";
+            + "Decide with exactly one call of " + FUNCTION + ": 'merge' when the new batch continues an activity (same task, "
+            + "same document or conversation): the latest one, or, with its event_id, one of the stored events listed (a return "
+            + "to an earlier task); 'insert' when it is a different activity. Do not answer in text.";
 
     private final String esUrl;
     private final LlmConfig llm;
@@ -145,18 +148,21 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
         String id = b.streamId() + ":" + b.epochMs() + ":" + b.batchSeq();
         var stored = es.get(g -> g.index(Names.EPISODE_DECISIONS_INDEX).id(id), JsonNode.class);
         if (stored.found()) {
-            return b.with(stored.source().path("relation").asText(), -1, stored.source().path("decided_by").asText(), relevant);
+            String eventId = stored.source().path("event_id").asText(null);
+            return b.with(stored.source().path("relation").asText(), -1, stored.source().path("decided_by").asText(), named(relevant, eventId));
         }
         String relation;
         String by;
         String reason = "";
+        String eventId = null;
         try {
             llmCalls.inc();
             ChatMessage reply = client.chat(List.of(ChatMessage.system(PROMPT), ChatMessage.user(prompt(b, relevant))),
                     List.of(new LlmClient.ToolSpec(FUNCTION, "Record how the new batch relates to the latest activity.", schema())), false);
-            String[] verdict = parse(reply);
-            relation = verdict[0];
-            reason = verdict[1];
+            Verdict verdict = parse(reply, relevant);
+            relation = verdict.relation();
+            reason = verdict.reason();
+            eventId = verdict.eventId();
             by = "llm";
         } catch (Exception e) {
             LOG.warn("episode decision for {} fell back to the rules: {}", id, e.getMessage());
@@ -166,12 +172,37 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
         }
         ObjectNode doc = Json.MAPPER.createObjectNode().put("stream_id", b.streamId()).put("epoch_ms", b.epochMs())
                 .put("batch_seq", b.batchSeq()).put("relation", relation).put("related_batch", -1).put("decided_by", by).put("reason", reason);
+        if (eventId != null) {
+            doc.put("event_id", eventId);
+        }
         es.index(i -> i.index(Names.EPISODE_DECISIONS_INDEX).id(id).document(doc));
-        return b.with(relation, -1, by, relevant);
+        return b.with(relation, -1, by, named(relevant, eventId));
     }
 
-    /** The model's single call as [relation, reason]; anything else is refused. */
-    static String[] parse(ChatMessage reply) {
+    /** The model's call: continue, new, or return to the stored event {@code eventId} (null otherwise). */
+    record Verdict(String relation, String eventId, String reason) {}
+
+    /**
+     * The relevant events with the one the model named first, which the writer links a return to
+     * (on a replay the lookup may not find it any more: it is put back by id).
+     */
+    static List<EpisodeBatch.RelevantEvent> named(List<EpisodeBatch.RelevantEvent> relevant, String eventId) {
+        if (eventId == null) {
+            return relevant;
+        }
+        List<EpisodeBatch.RelevantEvent> out = new ArrayList<>(relevant);
+        EpisodeBatch.RelevantEvent hit = out.stream().filter(r -> r.eventId().equals(eventId)).findFirst()
+                .orElse(new EpisodeBatch.RelevantEvent(eventId, "", null, 0, 1));
+        out.remove(hit);
+        out.add(0, hit);
+        return out;
+    }
+
+    /**
+     * The model's single call; anything else is refused, and so is a merge into an event that was
+     * not offered (a made-up id).
+     */
+    static Verdict parse(ChatMessage reply, List<EpisodeBatch.RelevantEvent> offered) {
         List<ChatMessage.ToolCall> calls = reply.toolCalls();
         if (calls.size() != 1 || !FUNCTION.equals(calls.get(0).name())) {
             throw new IllegalArgumentException("expected one " + FUNCTION + " call, got " + calls.size() + " calls"
@@ -184,9 +215,17 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
             throw new IllegalArgumentException("arguments are not JSON: " + calls.get(0).arguments());
         }
         String action = args.path("action").asText("");
+        String reason = args.path("reason").asText("");
+        String eventId = args.path("event_id").asText("");
+        if (action.equals("merge") && !eventId.isEmpty()) {
+            if (offered.stream().noneMatch(r -> r.eventId().equals(eventId))) {
+                throw new IllegalArgumentException("event_id '" + eventId + "' is not one of the stored events offered");
+            }
+            return new Verdict(EpisodeBatch.RETURN, eventId, reason);
+        }
         return switch (action) {
-            case "merge" -> new String[] {EpisodeBatch.CONTINUE, args.path("reason").asText("")};
-            case "insert" -> new String[] {EpisodeBatch.NEW, args.path("reason").asText("")};
+            case "merge" -> new Verdict(EpisodeBatch.CONTINUE, null, reason);
+            case "insert" -> new Verdict(EpisodeBatch.NEW, null, reason);
             default -> throw new IllegalArgumentException("action must be insert or merge, was '" + action + "'");
         };
     }
@@ -195,6 +234,8 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
         ObjectNode s = Json.MAPPER.createObjectNode().put("type", "object");
         ObjectNode props = s.putObject("properties");
         props.putObject("action").put("type", "string").putArray("enum").add("insert").add("merge");
+        props.putObject("event_id").put("type", "string")
+                .put("description", "merge only: the id of the stored event the batch continues; leave out for the latest activity");
         props.putObject("reason").put("type", "string");
         s.putArray("required").add("action");
         return s;

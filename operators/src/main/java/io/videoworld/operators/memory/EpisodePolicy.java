@@ -15,6 +15,8 @@ import java.util.List;
  */
 public final class EpisodePolicy {
     static final long MAX_GAP_MS = 60_000;
+    /** Tasks remembered for returns beyond the recent batches. */
+    static final int TASKS = 32;
     static final double SAME_APP_SIMILAR = 0.5;
     static final double CONTINUES = 0.8;
     static final double DIFFERENT = 0.5;
@@ -25,6 +27,10 @@ public final class EpisodePolicy {
     static final double SAME_TASK = 0.6;
     /** Screens: a window no convention names continues across a change of its title when its text is at least this similar. */
     static final double SAME_TEXT_UNNAMED = 0.9;
+    /** Screens: an earlier batch whose text is at least this similar is the same task, returned to. */
+    static final double RETURN_SAME_TEXT = 0.9;
+    /** The same, for an earlier batch of the same app (a scrolled page of the task is less alike than the screen left). */
+    static final double RETURN_SAME_APP = 0.8;
 
     private EpisodePolicy() {}
 
@@ -53,6 +59,13 @@ public final class EpisodePolicy {
                 return sim < 0 || sim >= SAME_APP_SIMILAR ? new Relation(EpisodeBatch.CONTINUE, -1, sim)
                         : new Relation(EpisodeBatch.AMBIGUOUS, -1, sim);
             }
+            if (kind == SourceKind.SCREEN) {
+                // Screens: the same text is the task returned to; the same app alone may be another task of it.
+                Relation same = sameText(now, earlier(recent, tasks, prev), sim);
+                if (same.kind().equals(EpisodeBatch.RETURN)) {
+                    return same;
+                }
+            }
             for (int i = recent.size() - 2; i >= 0; i--) {
                 if (now.app().equals(recent.get(i).app())) {
                     return new Relation(EpisodeBatch.RETURN, recent.get(i).batchSeq(), Vectors.cosine(now.embedding(), recent.get(i).embedding()));
@@ -76,6 +89,31 @@ public final class EpisodePolicy {
     }
 
     /**
+     * Screens, a batch whose first keyframe does not continue the one before ({@link ScreenContinuity}:
+     * another window, document or page under the same title): the rules' relation, except that it
+     * cannot continue; the same title with similar text is then a return to the most similar
+     * earlier batch with that title, else nearly the same text anywhere, else a new task.
+     */
+    static Relation relateChanged(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasks) {
+        Relation r = relate(now, recent, tasks, SourceKind.SCREEN);
+        if (!EpisodeBatch.CONTINUE.equals(r.kind())) {
+            return r;
+        }
+        EpisodeBatch.Digest prev = recent.get(recent.size() - 1);
+        List<EpisodeBatch.Digest> earlier = earlier(recent, tasks, prev);
+        EpisodeBatch.Digest best = null;
+        double bestSim = SAME_TASK;
+        for (EpisodeBatch.Digest d : earlier) {
+            double s = Vectors.cosine(now.embedding(), d.embedding());
+            if (now.title() != null && WindowChrome.same(now.title(), d.title()) && s >= bestSim) {
+                best = d;
+                bestSim = s;
+            }
+        }
+        return best != null ? new Relation(EpisodeBatch.RETURN, best.batchSeq(), bestSim) : sameText(now, earlier, r.similarity());
+    }
+
+    /**
      * Screens whose window title was found: the same title continues the task (scrolling, typing,
      * new lines, paging) unless the text under it changed wholesale (a manual page opened in the
      * terminal, another tab behind the same tab strip), which returns to an earlier batch with that
@@ -95,7 +133,8 @@ public final class EpisodePolicy {
         double bestSim = -2;
         for (EpisodeBatch.Digest d : earlier) {
             double s = Vectors.cosine(now.embedding(), d.embedding());
-            if (WindowChrome.same(now.title(), d.title()) && (!sameTitle || s >= SAME_TASK) && s > bestSim) {
+            // Some titles are shared by every task of an app (a terminal's): the text must still be of that task.
+            if (WindowChrome.same(now.title(), d.title()) && s >= (sameTitle ? SAME_TASK : TASK_CHANGE) && s > bestSim) {
                 best = d;
                 bestSim = s;
             }
@@ -103,7 +142,26 @@ public final class EpisodePolicy {
         if (best != null) {
             return new Relation(EpisodeBatch.RETURN, best.batchSeq(), bestSim);
         }
-        return new Relation(EpisodeBatch.NEW, -1, sim);
+        return sameText(now, earlier, sim);
+    }
+
+    /**
+     * A new task, unless an earlier batch of a compatible app shows nearly the same text: a task
+     * is found as it was left, whatever its title reads now (a window without chrome, a title
+     * OCR read differently).
+     */
+    private static Relation sameText(EpisodeBatch.Digest now, List<EpisodeBatch.Digest> earlier, double sim) {
+        EpisodeBatch.Digest best = null;
+        double bestSim = -1;
+        for (EpisodeBatch.Digest d : earlier) {
+            double s = Vectors.cosine(now.embedding(), d.embedding());
+            boolean sameApp = now.app() != null && now.app().equals(d.app());
+            if ((sameApp || now.app() == null || d.app() == null) && s >= (sameApp ? RETURN_SAME_APP : RETURN_SAME_TEXT) && s > bestSim) {
+                best = d;
+                bestSim = s;
+            }
+        }
+        return best == null ? new Relation(EpisodeBatch.NEW, -1, sim) : new Relation(EpisodeBatch.RETURN, best.batchSeq(), bestSim);
     }
 
     /** The batches before {@code prev} a return may go back to: the recent ones, then each remembered task, newest first, once each. */
@@ -169,5 +227,19 @@ public final class EpisodePolicy {
      */
     public static String appOf(String title) {
         return io.videoworld.core.ScreenTitles.app(title);
+    }
+
+    /** Keeps the latest batch of each window title (and of each text under one title, or without one), so a return finds a task older than the recent batches. */
+    static void remember(List<EpisodeBatch.Digest> tasks, EpisodeBatch.Digest d) {
+        if (d.title() == null && d.embedding() == null) {
+            return;
+        }
+        // A window without a title (full screen, no chrome) is remembered by its text alone.
+        tasks.removeIf(t -> (d.title() == null ? t.title() == null : WindowChrome.same(t.title(), d.title()))
+                && (t.embedding() == null || d.embedding() == null || Vectors.cosine(t.embedding(), d.embedding()) >= SAME_TASK));
+        tasks.add(d);
+        while (tasks.size() > TASKS) {
+            tasks.remove(0);
+        }
     }
 }

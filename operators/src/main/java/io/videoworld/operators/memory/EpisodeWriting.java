@@ -48,6 +48,10 @@ final class EpisodeWriting implements java.io.Serializable {
         String relation = EpisodeBatch.AMBIGUOUS.equals(b.relation()) ? EpisodePolicy.lean(b) : b.relation();
         String by = b.decidedBy() == null ? "fallback" : b.decidedBy();
         WriterState.Event current = events.isEmpty() ? null : events.get(events.size() - 1);
+        if (EpisodeBatch.RETURN.equals(relation) && chosen(b) != null && current != null && !current.closed()
+                && chosen(b).equals(EpisodeDoc.id(b.streamId(), current.seq()))) {
+            relation = EpisodeBatch.CONTINUE; // the model "returned" to the open event: it merges
+        }
         String details = details(b);
         if (EpisodeBatch.CONTINUE.equals(relation) && current != null && !current.closed()) {
             if (current.details().length() + details.length() + 1 > MAX_DETAILS) {
@@ -114,6 +118,9 @@ final class EpisodeWriting implements java.io.Serializable {
 
     /** The event a return goes back to: the one holding the related batch, else the most similar event found in the index. */
     private static String eventOfBatch(List<WriterState.Event> events, EpisodeBatch b) {
+        if (chosen(b) != null) {
+            return chosen(b);
+        }
         for (WriterState.Event e : events) {
             if (e.batchSeqs().contains(b.relatedBatch())) {
                 return EpisodeDoc.id(b.streamId(), e.seq());
@@ -125,6 +132,12 @@ final class EpisodeWriting implements java.io.Serializable {
             }
         }
         return null;
+    }
+
+    /** The event the model merged the batch into (the first relevant one; {@link EpisodeContext#named}), or null. */
+    private static String chosen(EpisodeBatch b) {
+        return "llm".equals(b.decidedBy()) && EpisodeBatch.RETURN.equals(b.relation()) && b.relatedBatch() < 0 && !b.relevant().isEmpty()
+                ? b.relevant().get(0).eventId() : null;
     }
 
     private static boolean duplicates(WriterState.Event e, EpisodeBatch b) {

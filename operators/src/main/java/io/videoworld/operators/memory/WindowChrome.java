@@ -25,6 +25,8 @@ final class WindowChrome {
     static final double BOTTOM_BAND = 0.08;
     /** Horizontal gap, as a share of the width, that separates two pieces of one row. */
     static final double GAP = 0.12;
+    /** Text that starts right of this share of the width, in the top band, is a notification or a tray (titles are centred or left). */
+    static final double CORNER = 0.68;
     /** Between the title and the chrome row under it in a title. */
     static final String PARTS = " \u00a6 ";
     /** Normalised edit similarity at which two rows (or titles) are the same text read twice. */
@@ -70,6 +72,8 @@ final class WindowChrome {
                 continue; // a panel: clock, workspace, tray
             }
             row.sort(Comparator.comparingDouble(TextLine::x));
+            // A notification is a box in a top corner, over the window: a piece that starts that far right is not a title.
+            row.removeIf(l -> l.x() >= p.width() * CORNER && norm(l.text()).length() > 4);
             List<TextLine> piece = new ArrayList<>();
             for (TextLine l : row) {
                 boolean control = norm(l.text()).length() <= 4 && (l.x() > p.width() * 0.88 || l.x() + l.width() < p.width() * 0.06);
@@ -108,6 +112,12 @@ final class WindowChrome {
         List<Perception> known = in.stream().filter(p -> !p.isFailed() && !p.lines().isEmpty()).toList();
         String top = title(known, false);
         return top != null || known.size() < 2 ? top : title(known, true);
+    }
+
+    /** The chrome of the bottom band alone (a status line), or null. */
+    static String status(List<Perception> in) {
+        List<Perception> known = in.stream().filter(p -> !p.isFailed() && !p.lines().isEmpty()).toList();
+        return title(known, true);
     }
 
     private static String title(List<Perception> known, boolean bottom) {
@@ -152,7 +162,8 @@ final class WindowChrome {
             if (URL.matcher(t).find()) {
                 return "browser"; // an address, not a title: its dashes name no app
             }
-            if (cut > 0 && cut < t.length()) {
+            // An app's name is a word or two; more after a dash is a line of text taken for a title ("-h, --help Print a usage message").
+            if (cut > 0 && cut < t.length() && t.substring(cut).strip().split("\\s+").length <= 3) {
                 String app = norm(t.substring(cut));
                 if (app.length() >= 3) {
                     return app;
@@ -172,10 +183,7 @@ final class WindowChrome {
                 return "terminal";
             }
         }
-        if (title != null && URL.matcher(title).find() || lines.stream().limit(6).anyMatch(l -> URL.matcher(l).find() && !l.contains(" "))) {
-            return "browser";
-        }
-        return null;
+        return WindowKinds.of(title, lines);
     }
 
     /** Letters and digits, lower case. */

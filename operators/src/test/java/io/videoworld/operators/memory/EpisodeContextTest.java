@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 class EpisodeContextTest {
     private static ScriptedLlm llm;
     private static EpisodeContext context;
+    private static co.elastic.clients.elasticsearch.ElasticsearchClient es;
     private static final String STREAM = "ctx-" + System.nanoTime();
 
     @BeforeAll
@@ -28,8 +29,8 @@ class EpisodeContextTest {
         llm = ScriptedLlm.start();
         context = new EpisodeContext(TestInfra.get().elasticsearchUrl(), new LlmConfig(llm.baseUrl(), "scripted", null, Duration.ofSeconds(2), 0, false), 2);
         context.start(new UnregisteredMetricsGroup());
-        io.videoworld.connectors.es.EsIndices.ensure(io.videoworld.connectors.es.EsClients.sync(
-                io.videoworld.connectors.es.EsClients.transport(TestInfra.get().elasticsearchUrl())), io.videoworld.connectors.es.EsIndices.ALL);
+        es = io.videoworld.connectors.es.EsClients.sync(io.videoworld.connectors.es.EsClients.transport(TestInfra.get().elasticsearchUrl()));
+        io.videoworld.connectors.es.EsIndices.ensure(es, io.videoworld.connectors.es.EsIndices.ALL);
     }
 
     @AfterAll
@@ -90,5 +91,37 @@ class EpisodeContextTest {
         EpisodeBatch decided = context.decide(batch(40, EpisodeBatch.AMBIGUOUS));
         assertThat(decided.decidedBy()).isEqualTo("fallback");
         assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3900);
+    }
+
+    @Test
+    void theModelMayMergeABatchIntoAnEarlierStoredEventWhichTheWriterLinksAsAReturn() throws Exception {
+        String earlier = STREAM + ":e:000003";
+        List<Float> vector = new java.util.ArrayList<>();
+        for (float f : topic(0, 1.2)) {
+            vector.add(f);
+        }
+        es.index(i -> i.index(io.videoworld.core.Names.EPISODES_INDEX).id(earlier).refresh(co.elastic.clients.elasticsearch._types.Refresh.True)
+                .document(java.util.Map.of("stream_id", STREAM, "event_id", earlier, "summary", "Using Flights - Mail: Lisbon", "app", "mail",
+                        "occurred_at", EPOCH, "embedding", vector)));
+        int before = llm.requests().size();
+        llm.script(Reply.toolCall(EpisodeContext.FUNCTION, "{\"action\":\"merge\",\"event_id\":\"" + earlier + "\",\"reason\":\"back to the flight\"}"));
+        EpisodeBatch decided = context.decide(batch(50, EpisodeBatch.AMBIGUOUS));
+        assertThat(decided.relation()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(decided.decidedBy()).isEqualTo("llm");
+        assertThat(decided.relevant().get(0).eventId()).isEqualTo(earlier);
+        assertThat(llm.requests().get(before).get("messages").get(1).get("content").asText()).as("the candidates are offered").contains(earlier);
+
+        EpisodeBatch replayed = context.decide(batch(50, EpisodeBatch.AMBIGUOUS));
+        assertThat(llm.requests()).as("a replay reads the recorded verdict").hasSize(before + 1);
+        assertThat(replayed.relation()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(replayed.relevant().get(0).eventId()).isEqualTo(earlier);
+
+        var written = new EpisodeWriting(600_000).write(null, decided);
+        assertThat(written.decision()).isEqualTo("insert");
+        assertThat(written.docs().get(written.docs().size() - 1).linkedEventIds()).containsExactly(earlier);
+
+        llm.script(Reply.toolCall(EpisodeContext.FUNCTION, "{\"action\":\"merge\",\"event_id\":\"" + STREAM + ":e:999999\"}"));
+        EpisodeBatch madeUp = context.decide(batch(51, EpisodeBatch.AMBIGUOUS));
+        assertThat(madeUp.decidedBy()).as("an event that was not offered").isEqualTo("fallback");
     }
 }

@@ -79,4 +79,28 @@ class EpisodeEnginesTest {
         WriterState newerPush = new WriterState(EPOCH + 1, 1, List.of(), Long.MIN_VALUE, -1);
         assertThat(writing.write(newerPush, batches.get(0))).as("a batch of an older push is ignored").isNull();
     }
+
+    @Test
+    void withoutAShotCutAnotherWindowStillCutsANotificationDoesNotAndTheReturnFindsItsTask() {
+        EpisodeBatching.Step step = batching.observe(null, Observation.of(shot(DESK, 0, 24)), Long.MIN_VALUE);
+        List<EpisodeBatch> batches = new ArrayList<>();
+        for (int s = 0; s < 24; s++) {
+            boolean files = s >= 8 && s < 16;
+            io.videoworld.core.Perception p = files ? screen(DESK, s, "Home / Pictures", "holiday-photos-2023   792 kB   Folder", topic(10, 0.1))
+                    : screen(DESK, s, "report.txt", "quarterly figures for the board meeting", topic(0, 0.1));
+            if (s == 3) {
+                List<io.videoworld.core.TextLine> lines = new ArrayList<>(p.lines());
+                lines.add(new io.videoworld.core.TextLine("New message from bob", 920, 40, 220, 18, 0.9));
+                p = new io.videoworld.core.Perception(DESK, EPOCH, s, s * 1000L, "periodic", lines, p.text(), p.textEmbedding(),
+                        p.imageDescriptor(), "cpu", 1280, 800, List.of(), p.eventTimeMs());
+            }
+            step = batching.observe(step.state(), Observation.of(p), Long.MIN_VALUE);
+            batches.addAll(step.batches());
+        }
+        batches.addAll(batching.finish(step.state()).batches());
+        assertThat(batches).extracting(EpisodeBatch::startPtsMs).containsExactly(0L, 8_000L, 16_000L);
+        assertThat(batches).extracting(EpisodeBatch::app).containsExactly("editor", "files", "editor");
+        assertThat(batches).extracting(EpisodeBatch::relation).containsExactly(EpisodeBatch.NEW, EpisodeBatch.NEW, EpisodeBatch.RETURN);
+        assertThat(batches.get(2).relatedBatch()).isEqualTo(batches.get(0).batchSeq());
+    }
 }

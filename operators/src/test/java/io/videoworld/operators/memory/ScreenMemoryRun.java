@@ -54,16 +54,22 @@ final class ScreenMemoryRun {
         this.keyframeEverySec = keyframeEverySec;
     }
 
+    /** What one frame of the folder brought: the observations the engines made of it, and the watermark after it; last: the folder ended. */
+    record Tick(List<Observation> observations, long watermark, boolean last) {}
+
     Result run(String stream, Path folder, long epochMs) throws IOException {
+        return remember(perceive(stream, folder, epochMs));
+    }
+
+    /** The producer, shot detection and perception over the folder (the slow half: OCR), frame by frame. */
+    List<Tick> perceive(String stream, Path folder, long epochMs) throws IOException {
         ShotParams d = ShotParams.defaults();
         ShotParams params = new ShotParams(d.detectors(), d.contentThreshold(), d.adaptiveRatio(), d.adaptiveMinContent(), d.adaptiveWindow(),
                 d.fadeFloor(), d.dissolveWindowSec(), d.dissolveThreshold(), d.dissolveMaxStep(), d.flashFrames(), d.minShotSec(),
                 d.keyframeEverySec(), keyframeEverySec, d.sceneThreshold(), d.screenDuplicateBits());
         ShotTracker tracker = ShotTracker.start(params, 1);
-        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 20, 0.5));
+        gate = new ScreenGate(new ScreenGate.Settings(true, 20, 0.5));
         last = null;
-        EpisodeBatching batching = new EpisodeBatching(20_000, 600_000, 5_000, true);
-        EpisodeWriting writing = new EpisodeWriting(600_000);
         List<Observation> pending = new ArrayList<>();
         ShotTracker.Output out = new ShotTracker.Output() {
             @Override
@@ -80,22 +86,15 @@ final class ScreenMemoryRun {
                 }
             }
         };
-        this.gate = gate;
         keyframes = 0;
         ocrNanos = 0;
-        BatcherState state = null;
-        WriterState written = null;
-        Map<String, EpisodeDoc> events = new LinkedHashMap<>();
-        List<EpisodeBatch> batches = new ArrayList<>();
-        int ambiguous = 0;
+        List<Tick> ticks = new ArrayList<>();
         try (ScreenshotFolderSource src = new ScreenshotFolderSource(folder, ScreenshotFolderSource.Order.MTIME, 1, 0,
                 new JpegEncoder(width, 85))) {
-            SourceFrame f;
             long i = 0;
             long watermark = Long.MIN_VALUE;
             while (true) {
-                f = src.next();
-                List<EpisodeBatch> emitted = new ArrayList<>();
+                SourceFrame f = src.next();
                 if (f != null) {
                     Frame frame = new Frame(i++, f.ptsMs(), f.captureTimeMs(), f.width(), f.height(), f.jpeg(), f.thumb());
                     FrameBatch b = new FrameBatch(stream, SourceKind.SCREEN, folder.toString(), 0, epochMs, src.info(), List.of(frame));
@@ -104,35 +103,51 @@ final class ScreenMemoryRun {
                 } else {
                     tracker.finish(out);
                 }
-                for (Observation o : pending) {
-                    EpisodeBatching.Step step = batching.observe(state, o, watermark);
-                    state = step.state();
-                    emitted.addAll(step.batches());
-                }
+                ticks.add(new Tick(List.copyOf(pending), watermark, f == null));
                 pending.clear();
-                if (state != null && state.openTimerAt() >= 0 && watermark >= state.openTimerAt()) {
-                    EpisodeBatching.Step step = batching.timer(state, state.openTimerAt());
-                    state = step.state();
-                    emitted.addAll(step.batches());
-                }
-                if (f == null && state != null) {
-                    emitted.addAll(batching.finish(state).batches());
-                }
-                for (EpisodeBatch b : emitted) {
-                    batches.add(b);
-                    ambiguous += EpisodeBatch.AMBIGUOUS.equals(b.relation()) ? 1 : 0;
-                    EpisodeWriting.Step w = writing.write(written, b);
-                    written = w.state();
-                    for (EpisodeDoc doc : w.docs()) {
-                        if (doc.deleted()) {
-                            events.remove(doc.id());
-                        } else {
-                            events.put(doc.id(), doc);
-                        }
-                    }
-                }
                 if (f == null) {
-                    break;
+                    return ticks;
+                }
+            }
+        }
+    }
+
+    /** The memory batcher and the MIRIX writer over what {@link #perceive} saw (the fast half). */
+    Result remember(List<Tick> ticks) {
+        EpisodeBatching batching = new EpisodeBatching(20_000, 600_000, 5_000, true);
+        EpisodeWriting writing = new EpisodeWriting(600_000);
+        BatcherState state = null;
+        WriterState written = null;
+        Map<String, EpisodeDoc> events = new LinkedHashMap<>();
+        List<EpisodeBatch> batches = new ArrayList<>();
+        int ambiguous = 0;
+        for (Tick t : ticks) {
+            List<EpisodeBatch> emitted = new ArrayList<>();
+            long watermark = t.watermark();
+            for (Observation o : t.observations()) {
+                EpisodeBatching.Step step = batching.observe(state, o, watermark);
+                state = step.state();
+                emitted.addAll(step.batches());
+            }
+            if (state != null && state.openTimerAt() >= 0 && watermark >= state.openTimerAt()) {
+                EpisodeBatching.Step step = batching.timer(state, state.openTimerAt());
+                state = step.state();
+                emitted.addAll(step.batches());
+            }
+            if (t.last() && state != null) {
+                emitted.addAll(batching.finish(state).batches());
+            }
+            for (EpisodeBatch b : emitted) {
+                batches.add(b);
+                ambiguous += EpisodeBatch.AMBIGUOUS.equals(b.relation()) ? 1 : 0;
+                EpisodeWriting.Step w = writing.write(written, b);
+                written = w.state();
+                for (EpisodeDoc doc : w.docs()) {
+                    if (doc.deleted()) {
+                        events.remove(doc.id());
+                    } else {
+                        events.put(doc.id(), doc);
+                    }
                 }
             }
         }

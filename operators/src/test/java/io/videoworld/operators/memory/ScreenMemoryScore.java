@@ -11,10 +11,11 @@ import java.util.Locale;
  * (within {@value #TOLERANCE_S} s, each matched once; the session's start is not counted), returns
  * whose event links to an event of an earlier activity of the same task, and activities whose
  * event (the one covering the activity's middle) names the right app (or, where the window names
- * none, the right kind of app).
+ * none, the right kind of app); and, so that linking everything does not pay, events that link
+ * back although they start no return.
  */
 record ScreenMemoryScore(int predicted, int truth, int matched, int returns, int linked, int activities, int appsRight, int batches,
-        int ambiguous) {
+        int ambiguous, int falseLinks) {
     static final double TOLERANCE_S = 2.0;
 
     static ScreenMemoryScore of(DesktopSession.Session s, ScreenMemoryRun.Result r) {
@@ -63,8 +64,13 @@ record ScreenMemoryScore(int predicted, int truth, int matched, int returns, int
                 }
             }
         }
+        int falseLinks = 0;
+        for (EpisodeDoc e : r.events()) {
+            boolean atReturn = s.truth().stream().anyMatch(a -> a.returns() && Math.abs(e.startPtsMs() / 1000.0 - a.start()) <= TOLERANCE_S);
+            falseLinks += !e.linkedEventIds().isEmpty() && !atReturn ? 1 : 0;
+        }
         return new ScreenMemoryScore(predicted.size(), truth.size(), matched, returns, linked, s.truth().size(), appsRight, r.batches().size(),
-                r.ambiguous());
+                r.ambiguous(), falseLinks);
     }
 
     /**
@@ -98,11 +104,11 @@ record ScreenMemoryScore(int predicted, int truth, int matched, int returns, int
 
     ScreenMemoryScore plus(ScreenMemoryScore o) {
         return new ScreenMemoryScore(predicted + o.predicted, truth + o.truth, matched + o.matched, returns + o.returns, linked + o.linked,
-                activities + o.activities, appsRight + o.appsRight, batches + o.batches, ambiguous + o.ambiguous);
+                activities + o.activities, appsRight + o.appsRight, batches + o.batches, ambiguous + o.ambiguous, falseLinks + o.falseLinks);
     }
 
     static ScreenMemoryScore zero() {
-        return new ScreenMemoryScore(0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return new ScreenMemoryScore(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     double precision() {
@@ -129,9 +135,9 @@ record ScreenMemoryScore(int predicted, int truth, int matched, int returns, int
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "boundaries P/R/F1 %.2f/%.2f/%.2f (%d events, %d activity changes, %d matched); returns linked %d/%d (%.0f%%); "
+        return String.format(Locale.ROOT, "boundaries P/R/F1 %.2f/%.2f/%.2f (%d events, %d activity changes, %d matched); returns linked %d/%d (%.0f%%, %d links elsewhere); "
                 + "app names right %d/%d (%.0f%%); ambiguous batches (model calls) %d/%d = %.2f per batch", precision(), recall(), f1(), predicted,
-                truth, matched, linked, returns, 100 * returnsLinked(), appsRight, activities, 100 * appsRightShare(), ambiguous, batches,
+                truth, matched, linked, returns, 100 * returnsLinked(), falseLinks, appsRight, activities, 100 * appsRightShare(), ambiguous, batches,
                 batches == 0 ? 0.0 : (double) ambiguous / batches);
     }
 }

@@ -1,0 +1,101 @@
+package io.videoworld.operators.memory;
+
+import io.videoworld.core.Perception;
+import io.videoworld.core.TextLine;
+import io.videoworld.core.Vectors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whether one screen keyframe continues the activity of the keyframe before it: the same window
+ * (its title, or the kind its conventions show) with text that scrolled, grew or was typed into,
+ * rather than another app, another tab, another file or another manual page. A window whose
+ * title stays continues unless its text changed wholesale and its topic too (a manual page opened
+ * in the terminal; a status line at the bottom that stays counts as a title that stays); a window
+ * whose title changed continues only when most of its lines are still
+ * there (the "title" of a window without chrome is its top line, which scrolls away). A
+ * notification or an idle stretch changes neither, so they never cut.
+ */
+final class ScreenContinuity {
+    /** Title changed: at least this share of the lines must still be on screen. */
+    static final double SAME_LINES = 0.6;
+    /** Title kept: this share of lines kept, or a similar topic, is enough (a page turned, a long scroll). */
+    static final double SOME_LINES = 0.15;
+    /** Two names of a document read alike at least this much are one (OCR misreads a letter of a short name). */
+    static final double SAME_NAME = 0.7;
+    /** Lines shorter than this (letters and digits) say too little to match. */
+    private static final int MIN_LINE = 8;
+
+    private ScreenContinuity() {}
+
+    /** Whether {@code next} continues {@code before}; a keyframe with nothing read continues (no evidence of a change). */
+    static boolean continues(Perception before, Perception next) {
+        if (before == null || next == null || before.isFailed() || next.isFailed() || before.lines().isEmpty() || next.lines().isEmpty()) {
+            return true;
+        }
+        String ta = WindowChrome.title(List.of(before));
+        String tb = WindowChrome.title(List.of(next));
+        String sa = WindowChrome.status(List.of(before));
+        boolean sameStatus = sa != null && WindowChrome.same(sa, WindowChrome.status(List.of(next)));
+        boolean sameTitle = ta != null && tb != null && WindowChrome.same(ta, tb) || sameStatus;
+        String appA = WindowChrome.app(ta, texts(before));
+        String appB = WindowChrome.app(tb, texts(next));
+        // Apps read from one title twice can differ by OCR alone ("...-pehg" in a dark tab strip): the same title decides then.
+        if (!sameTitle && appA != null && appB != null && !appA.equals(appB)) {
+            return false;
+        }
+        double overlap = overlap(before, next);
+        // The document a window shows where its title does not say (a terminal's title stays for every manual page and the shell).
+        String ma = WindowKinds.manual(texts(before));
+        String mb = WindowKinds.manual(texts(next));
+        if (ma != null && mb != null && WindowChrome.similarity(ma, mb) < SAME_NAME
+                || (ma == null) != (mb == null) && !sameStatus && overlap < SAME_LINES) {
+            return false;
+        }
+        if (sameTitle) {
+            return overlap >= SOME_LINES || Vectors.cosine(before.textEmbedding(), next.textEmbedding()) >= EpisodePolicy.TASK_CHANGE;
+        }
+        return overlap >= SAME_LINES;
+    }
+
+    /** The share of the lines of the keyframe with fewer of them that the other one shows too (read alike). */
+    static double overlap(Perception a, Perception b) {
+        List<String> x = norms(a);
+        List<String> y = norms(b);
+        if (x.isEmpty() || y.isEmpty()) {
+            return x.isEmpty() && y.isEmpty() ? 1 : 0;
+        }
+        List<String> fewer = x.size() <= y.size() ? x : y;
+        List<String> more = fewer == x ? y : x;
+        int matched = 0;
+        for (String l : fewer) {
+            for (String m : more) {
+                if (l.equals(m) || Math.abs(l.length() - m.length()) <= Math.max(l.length(), m.length()) / 4
+                        && WindowChrome.similarity(l, m) >= WindowChrome.SAME_TEXT) {
+                    matched++;
+                    break;
+                }
+            }
+        }
+        return (double) matched / fewer.size();
+    }
+
+    /** The lines of the window's content: the bands where titles, tab strips, panels and status lines are are left out. */
+    private static List<String> norms(Perception p) {
+        List<String> out = new ArrayList<>();
+        for (TextLine l : p.lines()) {
+            if (l.y() < p.height() * WindowChrome.TOP_BAND || l.y() > p.height() * (1 - WindowChrome.BOTTOM_BAND)) {
+                continue;
+            }
+            String n = WindowChrome.norm(l.text());
+            if (n.length() >= MIN_LINE) {
+                out.add(n.length() > 80 ? n.substring(0, 80) : n);
+            }
+        }
+        return out;
+    }
+
+    static List<String> texts(Perception p) {
+        return p.lines().stream().map(TextLine::text).toList();
+    }
+}

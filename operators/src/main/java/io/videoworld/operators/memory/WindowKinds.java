@@ -1,0 +1,79 @@
+package io.videoworld.operators.memory;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The kind of application a window is when its title names none (no title bar, a full-screen
+ * window, a title without "- App"), from conventions every desktop shares and that survive OCR
+ * noise: a shell prompt or a manual page's status line is a terminal, an address bar a browser,
+ * "page 3 of 12" a document viewer, "5 members" or a channel list a chat, a "Places" sidebar or a
+ * "Home / Documents" path with folder sizes a file manager, a tab strip of file names an editor.
+ * These are the names a person gives such a window ("the terminal", "the browser").
+ */
+final class WindowKinds {
+    static final String TERMINAL = "terminal";
+    static final String BROWSER = "browser";
+    static final String PDF = "pdf";
+    static final String CHAT = "chat";
+    static final String FILES = "files";
+    static final String EDITOR = "editor";
+    private static final Pattern MAN = Pattern.compile("manual\\s?page \\S+ line \\d+|press\\s?h\\s?for\\s?help", Pattern.CASE_INSENSITIVE);
+    /** A pager's status line as OCR reads it ("Manual page tar(1) line 40", "Hanualpae ucfr(1line 1"): the page's name. */
+    private static final Pattern MAN_STATUS = Pattern.compile("([A-Za-z0-9][\\w.+-]*)\\s?\\(\\d+\\)?\\s?line\\s?\\d+", Pattern.CASE_INSENSITIVE);
+    /** user@host:~/dir$ as OCR reads it at 640 px: '@' may come out as 'g' or 'e', '$' as 's'. */
+    private static final Pattern PROMPT = Pattern.compile("\\b\\w{3,}[@:]?\\w*:[~\\-]?/[\\w./-]*[$#s]\\s");
+    private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern PAGES = Pattern.compile("\\bpage\\s?\\d+\\s?of\\s?\\d+", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MEMBERS = Pattern.compile("\\d+\\s?members\\b|^#?\\s?chan+els$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern PLACES = Pattern.compile("^(places|home\\s?/\\s?\\S.*)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern FOLDER_ROW = Pattern.compile("\\d+\\s?[kKM]B\\s+Folder");
+    private static final Pattern FILE_TAB = Pattern.compile("\\w[\\w.+-]*\\.(txt|md|java|py|c|h|js|ts|json|xml|yml|yaml|sh|conf|cfg|ini|rs|go|rb|html|css|csv)\\b",
+            Pattern.CASE_INSENSITIVE);
+
+    private WindowKinds() {}
+
+    /** The kind the window's chrome ({@code title}: its chrome rows, may be null) and its lines (top first) show, or null. */
+    static String of(String title, List<String> lines) {
+        List<String> head = lines.subList(0, Math.min(lines.size(), 40));
+        String chrome = title == null ? "" : title;
+        if (URL.matcher(chrome).find() || head.stream().limit(8).anyMatch(l -> URL.matcher(l).find() && !l.strip().contains(" "))) {
+            return BROWSER;
+        }
+        if (head.stream().anyMatch(l -> MAN.matcher(l).find()) || count(head, PROMPT) >= 1 && !URL.matcher(chrome).find()) {
+            return TERMINAL;
+        }
+        if (PAGES.matcher(chrome).find() || head.stream().limit(8).anyMatch(l -> PAGES.matcher(l).find())) {
+            return PDF;
+        }
+        if (MEMBERS.matcher(chrome).find() || head.stream().limit(12).anyMatch(l -> MEMBERS.matcher(l.strip()).find())) {
+            return CHAT;
+        }
+        if (head.stream().limit(12).anyMatch(l -> PLACES.matcher(l.strip()).find()) || count(head, FOLDER_ROW) >= 3) {
+            return FILES;
+        }
+        if (FILE_TAB.matcher(chrome.split(WindowChrome.PARTS)[0]).find()) {
+            return EDITOR;
+        }
+        return null;
+    }
+
+    /** The manual page a terminal's status line names (lower case), or null when it shows none (a shell, another app). */
+    static String manual(List<String> lines) {
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            java.util.regex.Matcher m = MAN_STATUS.matcher(lines.get(i));
+            if (m.find()) {
+                return WindowChrome.norm(m.group(1));
+            }
+        }
+        return null;
+    }
+
+    private static int count(List<String> lines, Pattern p) {
+        int n = 0;
+        for (String l : lines) {
+            n += p.matcher(l).find() && !l.contains("http") ? 1 : 0;
+        }
+        return n;
+    }
+}

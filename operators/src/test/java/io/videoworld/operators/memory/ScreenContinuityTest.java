@@ -1,0 +1,79 @@
+package io.videoworld.operators.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.core.Perception;
+import io.videoworld.core.TextLine;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keyframe to keyframe: scrolling, a notification or an idle screen continue the activity, another
+ * tab, file or manual page under the same chrome does not; and windows without a title are named
+ * by the conventions of their kind.
+ */
+class ScreenContinuityTest {
+    private static final List<String> MAN = List.of("tar - an archiving utility", "tar [-] A --catenate --concatenate | c --create",
+            "tar {A|--catenate|--concatenate} [OPTIONS] ARCHIVE ARCHIVE", "GNU tar is an archiving program designed to store",
+            "multiple files in a single file (an archive), and to", "manipulate such archives. The archive can be either",
+            "a regular file or a device (e.g. a tape drive, hence", "the name of the program, which stands for tape archiver)");
+    private static final List<String> SHELL = List.of("user@debian:~/work/project$ make test", "-rw-r--r-- 1 user user 48213 Nov 3 make0",
+            "-rw-r--r-- 1 user user 1203 Nov 12 make1", "user@debian:~/work/project$ git status", "-rw-r--r-- 1 user user 771 Nov 8 git0",
+            "user@debian:~/work/project$ df -h", "-rw-r--r-- 1 user user 90021 Nov 21 df0");
+
+    /** A 1280x800 keyframe: a row at the top (null for none), then the lines from y = 100. */
+    private static Perception frame(String top, List<String> lines) {
+        List<TextLine> out = new ArrayList<>();
+        if (top != null) {
+            out.add(new TextLine(top, 500, 8, 10 * top.length(), 18, 0.95));
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            out.add(new TextLine(lines.get(i), 20, 100 + 22 * i, 10 * lines.get(i).length(), 18, 0.95));
+        }
+        return new Perception("desk", 0, 1, 1000, "periodic", out, String.join("\n", lines), null, null, "cpu", 1280, 800, List.of(), 1000);
+    }
+
+    @Test
+    void aScrolledPageANotificationAndAnIdleScreenContinueAnotherTabOrManualPageCuts() {
+        Perception a = frame("tar.1 - Chromium", MAN.subList(0, 6));
+        assertThat(ScreenContinuity.continues(a, frame("tar.1 - Chromium", MAN.subList(2, 8)))).as("scrolled").isTrue();
+        assertThat(ScreenContinuity.continues(a, a)).as("idle").isTrue();
+        Perception noted = frame("tar.1 - Chromium", MAN.subList(0, 6));
+        List<TextLine> withNote = new ArrayList<>(noted.lines());
+        withNote.add(new TextLine("New message from bob", 920, 30, 200, 16, 0.9));
+        assertThat(ScreenContinuity.continues(a, new Perception("desk", 0, 2, 2000, "periodic", withNote, "", null, null, "cpu", 1280, 800,
+                List.of(), 2000))).as("a notification in the corner").isTrue();
+        assertThat(ScreenContinuity.continues(a, frame("gzip.1 - Chromium", SHELL))).as("another tab").isFalse();
+        // No chrome at all: the top line scrolls away, the lines stay.
+        assertThat(ScreenContinuity.continues(frame(null, SHELL.subList(0, 6)), frame(null, SHELL.subList(1, 7)))).isTrue();
+        assertThat(ScreenContinuity.continues(frame(null, SHELL), frame(null, MAN))).as("man opened in the terminal").isFalse();
+    }
+
+    @Test
+    void underATerminalTitleThatNeverChangesTheManualPageItShowsDecides() {
+        String title = "user@debian: ~/work";
+        List<String> tar = new ArrayList<>(MAN.subList(0, 4));
+        tar.add("Manual page tar(1) line 1 (press h for help or q to quit)");
+        List<String> tarLater = new ArrayList<>(MAN.subList(5, 8));
+        tarLater.add("Hanualpae tar(1line 41 (presshfor help or q to quit)");
+        List<String> gzip = new ArrayList<>(MAN.subList(0, 4));
+        gzip.add("Manual page gzip(1) line 1 (press h for help or q to quit)");
+        assertThat(ScreenContinuity.continues(frame(title, tar), frame(title, tarLater))).as("scrolled far, read badly").isTrue();
+        assertThat(ScreenContinuity.continues(frame(title, tar), frame(title, gzip))).as("another manual page").isFalse();
+        assertThat(ScreenContinuity.continues(frame(title, SHELL), frame(title, tar))).as("man opened from the shell").isFalse();
+        assertThat(WindowKinds.manual(tarLater)).isEqualTo("tar");
+    }
+
+    @Test
+    void windowsWithoutATitleAreNamedByTheirKind() {
+        assertThat(WindowKinds.of(null, List.of("usergdebian:~/work/projects git status"))).as("OCR's prompt").isEqualTo("terminal");
+        assertThat(WindowKinds.of(null, List.of("see: /usr/share/docs for more"))).isNull();
+        assertThat(WindowKinds.of("changelog.pdf  page 2 of 7  100%", List.of())).isEqualTo("pdf");
+        assertThat(WindowKinds.of("#release - 5 members", List.of())).isEqualTo("chat");
+        assertThat(WindowKinds.of("Home / Pictures", List.of("Places", "Home", "libbrotli-dev  792 kB Folder"))).isEqualTo("files");
+        assertThat(WindowKinds.of("notes.md  todo.txt", List.of("some text"))).isEqualTo("editor");
+        assertThat(WindowKinds.of("gtk changelog", List.of("https://wiki.debian.org/gtk"))).isEqualTo("browser");
+        assertThat(WindowKinds.of("gtk changelog", List.of("plain words of a page"))).isNull();
+    }
+}
