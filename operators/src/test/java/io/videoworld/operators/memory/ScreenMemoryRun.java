@@ -53,6 +53,14 @@ final class ScreenMemoryRun {
         this.keyframeEverySec = keyframeEverySec;
     }
 
+    /** Where every observation (keyframe read, shot) goes as well, for scores that need more than the events. */
+    private java.util.function.Consumer<Observation> observer = o -> {};
+
+    ScreenMemoryRun observe(java.util.function.Consumer<Observation> o) {
+        observer = o;
+        return this;
+    }
+
     Result run(String stream, Path folder, long epochMs) throws IOException {
         ShotParams d = ShotParams.defaults();
         ShotParams params = new ShotParams(d.detectors(), d.contentThreshold(), d.adaptiveRatio(), d.adaptiveMinContent(), d.adaptiveWindow(),
@@ -103,6 +111,7 @@ final class ScreenMemoryRun {
                     tracker.finish(out);
                 }
                 for (Observation o : pending) {
+                    observer.accept(o);
                     EpisodeBatching.Step step = batching.observe(state, o, watermark);
                     state = step.state();
                     emitted.addAll(step.batches());

@@ -153,9 +153,9 @@ public final class MemoryTools {
     }
 
     /**
-     * Events ranked as {@code /v1/ask} ranks them: those with keyframes whose text matched by
-     * {@link MomentSearch}'s score, with their clips; those matched by their own text alone by that
-     * text's share of the same score.
+     * Events matched by their own text (hybrid score) or by keyframes in them whose text matched
+     * ({@link MomentSearch}, as {@code /v1/ask} ranks them); the latter with their clips, scored
+     * the higher of the two.
      */
     private List<Memory> events(VideoDoc v, List<HybridSearch.Scored> byText, List<MomentSearch.Moment> clips) throws IOException {
         Map<String, List<MomentSearch.Moment>> byEvent = new LinkedHashMap<>();
@@ -169,7 +169,7 @@ public final class MemoryTools {
         for (HybridSearch.Scored s : byText) {
             String id = s.source().path("event_id").asText();
             docs.put(id, s.source());
-            scores.put(id, s.score() * MomentSearch.EVENT_WEIGHT / (1 + MomentSearch.EVENT_WEIGHT));
+            scores.put(id, s.score());
         }
         List<Memory> out = new ArrayList<>();
         for (Map.Entry<String, List<MomentSearch.Moment>> e : byEvent.entrySet()) {
@@ -180,7 +180,7 @@ public final class MemoryTools {
             List<Clip> cs = e.getValue().stream().map(m -> new Clip(new TimeRange(m.startMs() / 1000.0, m.endMs() / 1000.0),
                     m.matchedPtsMs().stream().map(t -> t / 1000.0).toList(), m.frameIndexes().stream().map(f -> Ids.frame(v.streamId(), f)).toList(),
                     m.text())).toList();
-            Memory ev = episode(d, e.getValue().get(0).score());
+            Memory ev = episode(d, Math.max(e.getValue().get(0).score(), scores.getOrDefault(e.getKey(), 0.0)));
             out.add(new Memory(ev.memoryId(), ev.level(), ev.timeRange(), ev.content(), ev.relevanceScore(), ev.importance(), ev.metadata(), cs));
             scores.remove(e.getKey());
         }
