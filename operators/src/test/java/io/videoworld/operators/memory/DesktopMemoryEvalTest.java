@@ -52,8 +52,9 @@ class DesktopMemoryEvalTest {
         boolean verbose = Boolean.getBoolean("vw.eval.verbose");
         Map<String, ScreenMemoryScore> groups = new LinkedHashMap<>();
         Path models = ModelDirectory.locate();
+        ScreenAnswersScore answers;
         try (OcrEngine ocr = OcrEngine.load(models); TextEmbedder embedder = TextEmbedder.load(models)) {
-            ScreenAnswersScore answers = new ScreenAnswersScore(embedder);
+            answers = new ScreenAnswersScore(embedder);
             ScreenMemoryRun run = new ScreenMemoryRun(ocr, embedder, width, every).observe(answers::observe);
             for (long seed : seeds) {
                 long t0 = System.nanoTime();
@@ -90,6 +91,7 @@ class DesktopMemoryEvalTest {
             assertThat(all.returnsLinked()).as("returns linked").isGreaterThanOrEqualTo(RETURNS_FLOOR);
             assertThat(all.appsRightShare()).as("app names right").isGreaterThanOrEqualTo(APPS_FLOOR);
             assertThat(all.ambiguous()).as("model calls per batch").isLessThanOrEqualTo((int) (0.4 * all.batches()));
+            answers.checkFloors();
         }
     }
 }
