@@ -111,13 +111,13 @@ final class QueryWiring implements AutoCloseable {
                 .register("query_entity_state", trajectories::queryEntityState)
                 .register("spatial_relation", new SpatialRelations(videos, finder, entities)::spatialRelation);
 
-        EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, c.embedder());
+        EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, memory, c.embedder());
         RetrievalTools retrieval = new RetrievalTools(videos, evidence, memory, c.embedder(), audio);
         dispatcher.register("temporal_search", retrieval::temporalSearch)
                 .register("search_segments_by_semantics", retrieval::searchSegmentsBySemantics)
                 .register("find_similar_segments", new SimilarityTools(videos, segments, perception, objects)::findSimilarSegments);
 
-        MemoryTools memoryTools = new MemoryTools(videos, memory, perception, c.embedder(), c.llm());
+        MemoryTools memoryTools = new MemoryTools(videos, memory, perception, segments, c.embedder(), c.llm());
         dispatcher.register("write_memory", memoryTools::writeMemory)
                 .register("read_memory", memoryTools::readMemory)
                 .register("merge_events", memoryTools::mergeEvents);

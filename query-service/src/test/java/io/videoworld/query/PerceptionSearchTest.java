@@ -72,8 +72,12 @@ class PerceptionSearchTest {
         assertThat(best.get("segment_id").asText()).isEqualTo(PANTRY + ":shot:0000000050");
         assertThat(best.get("matched_text").asText()).isEqualTo("Coffee mug on the kitchen table");
         assertThat(best.get("score").asDouble()).isGreaterThan(r.get("evidence").get(1).path("score").asDouble(0));
+        // The clip stays inside the shot of the keyframe (75, at 3 s) where the text was read; the camera has no events.
         assertThat(best.get("start_time").asDouble()).isEqualTo(2.0);
-        assertThat(best.get("thumbnails").get(0).asText()).startsWith("/v1/frames/" + PANTRY + ":f:0000000050");
+        assertThat(best.get("end_time").asDouble()).isEqualTo(4.0);
+        assertThat(best.get("matched_times").toString()).isEqualTo("[3.0]");
+        assertThat(best.get("episode_ids")).isEmpty();
+        assertThat(best.get("thumbnails").get(0).asText()).startsWith("/v1/frames/" + PANTRY + ":f:0000000075");
     }
 
     @Test

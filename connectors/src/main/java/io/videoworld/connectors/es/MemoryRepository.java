@@ -89,6 +89,33 @@ public final class MemoryRepository {
                 true), text, vector, k);
     }
 
+    /**
+     * The events of a push that cover any of the presentation times {@code ptsMs} (start <= t <= end),
+     * without their embedding and details; at most 200.
+     */
+    public List<JsonNode> episodesAt(String streamId, long epochMs, List<Long> ptsMs) throws IOException {
+        if (ptsMs.isEmpty()) {
+            return List.of();
+        }
+        return searches.get(String.join("\u0000", "at", streamId, String.valueOf(epochMs), ptsMs.toString()), key -> {
+            List<Query> covering = ptsMs.stream().distinct().map(t -> Query.of(q -> q.bool(b -> b
+                    .filter(f -> f.range(r -> r.number(n -> n.field("start_pts_ms").lte((double) t))))
+                    .filter(f -> f.range(r -> r.number(n -> n.field("end_pts_ms").gte((double) t))))))).toList();
+            try {
+                return client.search(s -> s.index(Names.EPISODES_INDEX).size(200).source(src -> src.filter(f -> f.excludes("embedding", "details")))
+                        .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                                .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
+                                .should(covering).minimumShouldMatch("1"))), JsonNode.class)
+                        .hits().hits().stream().map(h -> new HybridSearch.Scored(h.id(), h.source(), 1)).toList();
+            } catch (ElasticsearchException e) {
+                if (e.status() == 404) {
+                    return List.<HybridSearch.Scored>of();
+                }
+                throw e;
+            }
+        }).stream().map(HybridSearch.Scored::source).toList();
+    }
+
     public Optional<JsonNode> episode(String id) throws IOException {
         return get(Names.EPISODES_INDEX, id);
     }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The screen-memory evaluation: held-out five-minute desktop sessions ({@link DesktopSession},
  * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
  * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
- * reported apart. {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead (and asserts
+ * reported apart, and questions about the sessions' text answered with clips ({@link ScreenAnswersScore}).
+ * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead (and asserts
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone).
@@ -53,8 +54,10 @@ class DesktopMemoryEvalTest {
         Map<String, ScreenMemoryScore> groups = new LinkedHashMap<>();
         Path models = ModelDirectory.locate();
         ScreenMemoryCache cache = new ScreenMemoryCache(System.getProperty("vw.eval.cache"));
+        ScreenAnswersScore answers;
         try (OcrEngine ocr = OcrEngine.load(models); TextEmbedder embedder = TextEmbedder.load(models)) {
-            ScreenMemoryRun run = new ScreenMemoryRun(ocr, embedder, width, every);
+            answers = new ScreenAnswersScore(embedder);
+            ScreenMemoryRun run = new ScreenMemoryRun(ocr, embedder, width, every).observe(answers::observe);
             for (long seed : seeds) {
                 long t0 = System.nanoTime();
                 DesktopSession.Session s = cache.session("s" + seed + "-" + seconds,
@@ -82,7 +85,9 @@ class DesktopMemoryEvalTest {
                 for (String k : keys) {
                     groups.merge(k, score, ScreenMemoryScore::plus);
                 }
+                answers.ask(s, "desk-" + seed, EPOCH, r.events(), keys);
             }
+            answers.report(which);
         }
         groups.forEach((k, v) -> System.out.printf("%s sessions (%s, %d s, %d px, keyframes every %.1f s): %s%n", which, k, seconds, width, every, v));
         if (which.equals("held-out") && seeds.size() == 5 && seconds == 300 && width == 640 && every == 4) {
@@ -93,6 +98,7 @@ class DesktopMemoryEvalTest {
             assertThat(all.returnsLinked()).as("returns linked").isGreaterThanOrEqualTo(RETURNS_FLOOR);
             assertThat(all.appsRightShare()).as("app names right").isGreaterThanOrEqualTo(APPS_FLOOR);
             assertThat(all.ambiguous()).as("model calls per batch").isLessThanOrEqualTo((int) (0.4 * all.batches()));
+            answers.checkFloors();
         }
     }
 }

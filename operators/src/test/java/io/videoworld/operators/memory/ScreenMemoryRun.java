@@ -57,6 +57,14 @@ final class ScreenMemoryRun {
     /** What one frame of the folder brought: the observations the engines made of it, and the watermark after it; last: the folder ended. */
     record Tick(List<Observation> observations, long watermark, boolean last) {}
 
+    /** Where every observation (keyframe read, shot) goes as well, for scores that need more than the events. */
+    private java.util.function.Consumer<Observation> observer = o -> {};
+
+    ScreenMemoryRun observe(java.util.function.Consumer<Observation> o) {
+        observer = o;
+        return this;
+    }
+
     Result run(String stream, Path folder, long epochMs) throws IOException {
         return remember(perceive(stream, folder, epochMs));
     }
@@ -125,6 +133,7 @@ final class ScreenMemoryRun {
             List<EpisodeBatch> emitted = new ArrayList<>();
             long watermark = t.watermark();
             for (Observation o : t.observations()) {
+                observer.accept(o);
                 EpisodeBatching.Step step = batching.observe(state, o, watermark);
                 state = step.state();
                 emitted.addAll(step.batches());

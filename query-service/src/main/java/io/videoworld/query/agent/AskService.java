@@ -26,6 +26,8 @@ import java.util.function.Consumer;
  * scores 1-5 against re-sampled frames; below 4 its feedback goes back to the Solver.
  */
 public final class AskService {
+    /** Clips a model is shown to choose from when max_clips asks for fewer. */
+    static final int CANDIDATES = 10;
     private final LlmClient llm;
     private final EvidenceSearch search;
     private final VideoRepository videos;
@@ -74,13 +76,16 @@ public final class AskService {
             }
         }
         Trace trace = new Trace(events);
-        List<Evidence> evidence = search.search(req.streams(), req.from(), req.to(), req.question());
+        // Evidence mode cites at most max_clips; a model is shown a few more candidates to choose from, and cites at most max_clips.
+        List<Evidence> evidence = search.moments(req.streams(), req.from(), req.to(), req.question(),
+                llm == null ? req.maxClips() : Math.max(req.maxClips(), CANDIDATES));
         trace.add("search", Map.of("clips", evidence.size(), "streams", req.streams()));
         if (llm == null) {
-            return new AskAnswer(req.question(), "evidence", null, "No LLM is configured, so no answer is composed: these are the indexed "
-                    + "clips of the named streams in the time range, those whose on-screen text matches the question first (by score), "
-                    + "then the rest in time order. Configure an OpenAI-compatible endpoint (--llm-url, --llm-model) for answers.",
-                    null, null, null, evidence, trace.steps(), null);
+            return new AskAnswer(req.question(), "evidence", null, "No LLM is configured, so no answer is composed: these are at most "
+                    + "max_clips clips of the named streams in the time range, each at most ten seconds around the keyframes where the "
+                    + "question's text was read, in the episodic events ranked by those keyframes and their own text (episode_ids), best "
+                    + "first; a stream where no text matched gives its shots in time order. Configure an OpenAI-compatible endpoint "
+                    + "(--llm-url, --llm-model) for answers.", null, null, null, evidence, trace.steps(), null);
         }
         Outcome o = new Agent(caller, req, evidence, trace).run();
         return new AskAnswer(req.question(), "llm", o.answer(), null, o.explanation(), o.confidence(), o.status(), o.evidence(), trace.steps(),
@@ -139,17 +144,18 @@ public final class AskService {
                 return finish(best, status);
             }
             return new Outcome(reasoned.answer(), null, null,
-                    status.startsWith("step limit") ? "step limit reached without an answer from the solver" : status, evidence.stream().limit(5).toList());
+                    status.startsWith("step limit") ? "step limit reached without an answer from the solver" : status,
+                    evidence.stream().limit(req.maxClips()).toList());
         }
 
-        /** The answer, with the clips it cites as evidence (the first five when it cites none). */
+        /** The answer, with the clips it cites as evidence (the best ones when it cites none), at most max_clips. */
         private Outcome finish(Solver.Answer a, String status) {
             List<Evidence> citedClips = evidence.stream()
                     .filter(e -> a.explanation().contains("[clip " + e.clip() + "]") || a.finalAnswer().contains("[clip " + e.clip() + "]")
                             || e.frameIds().stream().anyMatch(id -> a.explanation().contains(id)))
-                    .toList();
+                    .limit(req.maxClips()).toList();
             return new Outcome(a.finalAnswer(), a.explanation(), a.score() / 5.0, status,
-                    citedClips.isEmpty() ? evidence.stream().limit(5).toList() : citedClips);
+                    citedClips.isEmpty() ? evidence.stream().limit(req.maxClips()).toList() : citedClips);
         }
 
         private String memoryText() {

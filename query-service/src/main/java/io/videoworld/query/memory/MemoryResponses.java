@@ -18,13 +18,29 @@ public final class MemoryResponses {
     /** read_memory. */
     public record Memories(List<Memory> memories, int totalRetrieved) {}
 
-    /** One memory: written by a tool, an episodic event of the ingest job, or what a keyframe showed. */
+    /**
+     * One memory: written by a tool, an episodic event of the ingest job, or what a keyframe showed.
+     * An event whose keyframes read the query's text has {@code clips}: where in it, best first.
+     */
     public record Memory(String memoryId, String level, TimeRange timeRange, String content, double relevanceScore, double importance,
-            Object metadata) {
+            Object metadata, List<Clip> clips) {
+        Memory(String memoryId, String level, TimeRange timeRange, String content, double relevanceScore, double importance, Object metadata) {
+            this(memoryId, level, timeRange, content, relevanceScore, importance, metadata, null);
+        }
+
         Memory withRelevance(double score) {
-            return new Memory(memoryId, level, timeRange, content, score, importance, metadata);
+            return new Memory(memoryId, level, timeRange, content, score, importance, metadata, clips);
         }
     }
+
+    /**
+     * At most ten seconds of an event around the keyframes where the query's text was read.
+     *
+     * @param keyframeTimes the times (seconds) of those keyframes, best first
+     * @param frameIds every analysed keyframe of the clip
+     * @param text the line read that shares most words with the query
+     */
+    public record Clip(TimeRange timeRange, List<Double> keyframeTimes, List<String> frameIds, String text) {}
 
     /** Where an episodic event came from and what else is known of it. */
     public record EventMetadata(String source, long occurredAt, String app, JsonNode labels, JsonNode linkedEventIds, int batches,

@@ -5,7 +5,9 @@ import static io.videoworld.query.api.Decimals.round;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.HybridSearch;
 import io.videoworld.connectors.es.MemoryRepository;
+import io.videoworld.connectors.es.MomentSearch;
 import io.videoworld.connectors.es.PerceptionRepository;
+import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
@@ -17,6 +19,7 @@ import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;
 import io.videoworld.query.api.ContentIds;
 import io.videoworld.query.api.TimeRange;
+import io.videoworld.query.memory.MemoryResponses.Clip;
 import io.videoworld.query.memory.MemoryResponses.EventMetadata;
 import io.videoworld.query.memory.MemoryResponses.Memories;
 import io.videoworld.query.memory.MemoryResponses.Memory;
@@ -41,7 +44,9 @@ import java.util.concurrent.Executors;
 /**
  * Seed 001 APIs 12-14: {@code write_memory}, {@code read_memory}, {@code merge_events}. Levels:
  * {@code event} reads the job's episodic events (vw-episodes) and event memories written here;
- * {@code frame} reads what keyframes showed (OCR text and labels, vw-perception); the other
+ * {@code frame} reads what keyframes showed (OCR text and labels, vw-perception); events are
+ * ranked as {@code /v1/ask} ranks them ({@link MomentSearch}: by the keyframes in them whose text
+ * matches, and their own text) and carry the clips where that text was read; the other
  * levels read memories written here (vw-memories; merges write {@code episode} memories). Ranking
  * is hybrid BM25 + embedding, scores in [0, 1]; {@code time_decay} (a half-life in seconds,
  * beyond the seed) weighs memories by how long before the end of the video they lie.
@@ -60,14 +65,17 @@ public final class MemoryTools {
     private final VideoRepository videos;
     private final MemoryRepository memory;
     private final PerceptionRepository perception;
+    private final MomentSearch moments;
     private final TextEmbedder embedder;
     private final LlmClient llm;
 
     /** @param embedder embeds memories and queries; null searches text only. @param llm merges events in words; null merges by rule */
-    public MemoryTools(VideoRepository videos, MemoryRepository memory, PerceptionRepository perception, TextEmbedder embedder, LlmClient llm) {
+    public MemoryTools(VideoRepository videos, MemoryRepository memory, PerceptionRepository perception, SegmentRepository segments,
+            TextEmbedder embedder, LlmClient llm) {
         this.videos = videos;
         this.memory = memory;
         this.perception = perception;
+        this.moments = new MomentSearch(perception, memory, segments);
         this.embedder = embedder;
         this.llm = llm;
     }
@@ -117,10 +125,11 @@ public final class MemoryTools {
         CompletableFuture<List<PerceptionRepository.Match>> keyframes = "all".equals(level) || "frame".equals(level)
                 ? async(() -> perception.search(v.streamId(), v.epochMs(), query, vec, topK * 2))
                 : CompletableFuture.completedFuture(List.of());
+        CompletableFuture<List<MomentSearch.Moment>> clips = "all".equals(level) || "event".equals(level)
+                ? async(() -> moments.search(v.streamId(), v.epochMs(), v.lastPtsMs(), query, vec, fromMs, toMs, topK * 2))
+                : CompletableFuture.completedFuture(List.of());
         List<HybridSearch.Scored> written = memory.searchMemories(v.streamId(), levels, query, vec, range[0], range[1], topK * 2);
-        for (HybridSearch.Scored s : join(episodes)) {
-            found.add(episode(s.source(), s.score()));
-        }
+        found.addAll(events(v, join(episodes), join(clips)));
         for (PerceptionRepository.Match m : join(keyframes)) {
             if (m.ptsMs() >= fromMs && m.ptsMs() <= toMs) {
                 found.add(new Memory(Ids.frame(v.streamId(), m.frameIndex()), "frame", new TimeRange(m.ptsMs() / 1000.0, m.ptsMs() / 1000.0),
@@ -141,6 +150,42 @@ public final class MemoryTools {
         found.sort(Comparator.comparingDouble(Memory::relevanceScore).reversed());
         List<Memory> top = found.subList(0, Math.min(topK, found.size()));
         return new Memories(top, top.size());
+    }
+
+    /**
+     * Events matched by their own text (hybrid score) or by keyframes in them whose text matched
+     * ({@link MomentSearch}, as {@code /v1/ask} ranks them); the latter with their clips, scored
+     * the higher of the two.
+     */
+    private List<Memory> events(VideoDoc v, List<HybridSearch.Scored> byText, List<MomentSearch.Moment> clips) throws IOException {
+        Map<String, List<MomentSearch.Moment>> byEvent = new LinkedHashMap<>();
+        for (MomentSearch.Moment m : clips) {
+            if (m.episodeId() != null) {
+                byEvent.computeIfAbsent(m.episodeId(), k -> new ArrayList<>()).add(m);
+            }
+        }
+        Map<String, JsonNode> docs = new LinkedHashMap<>();
+        Map<String, Double> scores = new LinkedHashMap<>();
+        for (HybridSearch.Scored s : byText) {
+            String id = s.source().path("event_id").asText();
+            docs.put(id, s.source());
+            scores.put(id, s.score());
+        }
+        List<Memory> out = new ArrayList<>();
+        for (Map.Entry<String, List<MomentSearch.Moment>> e : byEvent.entrySet()) {
+            JsonNode d = docs.containsKey(e.getKey()) ? docs.get(e.getKey()) : memory.episode(e.getKey()).orElse(null);
+            if (d == null) {
+                continue;
+            }
+            List<Clip> cs = e.getValue().stream().map(m -> new Clip(new TimeRange(m.startMs() / 1000.0, m.endMs() / 1000.0),
+                    m.matchedPtsMs().stream().map(t -> t / 1000.0).toList(), m.frameIndexes().stream().map(f -> Ids.frame(v.streamId(), f)).toList(),
+                    m.text())).toList();
+            Memory ev = episode(d, Math.max(e.getValue().get(0).score(), scores.getOrDefault(e.getKey(), 0.0)));
+            out.add(new Memory(ev.memoryId(), ev.level(), ev.timeRange(), ev.content(), ev.relevanceScore(), ev.importance(), ev.metadata(), cs));
+            scores.remove(e.getKey());
+        }
+        scores.forEach((id, score) -> out.add(episode(docs.get(id), score)));
+        return out;
     }
 
     /** A read on the shared pool of the memory tools' concurrent searches. */

@@ -1,5 +1,7 @@
 package io.videoworld.query.retrieval;
 
+import io.videoworld.connectors.es.MemoryRepository;
+import io.videoworld.connectors.es.MomentSearch;
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.ScreenFilter;
 import io.videoworld.connectors.es.SegmentRepository;
@@ -18,11 +20,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The memory the agent searches: the shots of the named streams inside the time range, ranked by
- * how well the text read in their keyframes matches the question (BM25 + embedding, see
- * {@link PerceptionRepository}); shots with no match follow in time order. Episodes, tracks and
- * transcripts join this search as they are built. Each clip's text line says only what is known
- * about it.
+ * The memory the agent searches. {@link #moments} (what {@code /v1/ask} cites): episodic events
+ * ranked by the keyframes whose text matches the question, and in each a clip of at most ten
+ * seconds around the keyframes where that text was read ({@link MomentSearch}); a stream where no
+ * text matches gives its shots in time order. {@link #search} (what {@code temporal_search}
+ * lists): the shots of the named streams inside the time range, ranked by how well the text read
+ * in their keyframes matches the question (BM25 + embedding, see {@link PerceptionRepository});
+ * shots with no match follow in time order. Each clip's text line says only what is known about it.
  */
 public final class EvidenceSearch {
     static final int MAX_CLIPS = 40;
@@ -31,6 +35,7 @@ public final class EvidenceSearch {
     private final SegmentRepository segments;
     private final PerceptionRepository perception;
     private final TextEmbedder embedder;
+    private final MomentSearch moments;
     /** Agents and pages ask the same questions again; an embedding costs a millisecond of CPU. */
     private final Map<String, float[]> embeddings = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -41,11 +46,69 @@ public final class EvidenceSearch {
     private final TtlCache<String, List<PerceptionRepository.Match>> matches = new TtlCache<>(500);
 
     /** @param embedder the question's embedding for the vector half of the search; null for BM25 only */
-    public EvidenceSearch(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception, TextEmbedder embedder) {
+    public EvidenceSearch(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception, MemoryRepository memory,
+            TextEmbedder embedder) {
         this.videos = videos;
         this.segments = segments;
         this.perception = perception;
         this.embedder = embedder;
+        this.moments = new MomentSearch(perception, memory, segments);
+    }
+
+    /**
+     * The {@code max} best clips of the named streams in [from, to] for {@code question}, best
+     * first and numbered from 1: where text matched, clips of at most ten seconds inside the events
+     * that cover them; for a stream where nothing matched, its shots in time order after them.
+     */
+    public List<Evidence> moments(List<String> streams, double from, double to, String question, int max) throws IOException {
+        float[] vector = embedder == null || question == null || question.isBlank() ? null : embedding(question);
+        List<MomentSearch.Moment> found = new ArrayList<>();
+        List<String> unmatched = new ArrayList<>();
+        long fromMs = Math.round(from * 1000);
+        long toMs = to == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(to * 1000);
+        for (String stream : streams) {
+            VideoDoc v = videos.find(stream).orElse(null);
+            if (v == null) {
+                continue;
+            }
+            List<MomentSearch.Moment> ms = moments.search(stream, v.epochMs(), v.lastPtsMs(), question, vector, fromMs, toMs, max);
+            found.addAll(ms);
+            if (ms.isEmpty()) {
+                unmatched.add(stream);
+            }
+        }
+        // Every event's best clip before any second clip, across streams as within one.
+        found.sort(Comparator.comparing((MomentSearch.Moment m) -> !m.first()).thenComparing(Comparator.comparingDouble(MomentSearch.Moment::score).reversed()));
+        List<Evidence> out = new ArrayList<>();
+        for (MomentSearch.Moment m : found.subList(0, Math.min(max, found.size()))) {
+            out.add(evidence(out.size() + 1, m));
+        }
+        if (out.size() < max && !unmatched.isEmpty()) {
+            for (Evidence e : search(unmatched, from, to, null)) {
+                if (out.size() >= max) {
+                    break;
+                }
+                out.add(new Evidence(out.size() + 1, e.streamId(), e.segmentId(), e.sceneId(), e.startTime(), e.endTime(), e.frameIds(),
+                        e.thumbnails(), e.episodeIds(), e.score(), e.matchedText(), e.matchedTimes(),
+                        e.text().replaceFirst("^\\[clip \\d+\\]", "[clip " + (out.size() + 1) + "]")));
+            }
+        }
+        return out;
+    }
+
+    private static Evidence evidence(int clip, MomentSearch.Moment m) {
+        double a = m.startMs() / 1000.0;
+        double b = m.endMs() / 1000.0;
+        List<String> ids = m.frameIndexes().stream().map(f -> Ids.frame(m.streamId(), f)).toList();
+        List<Double> times = m.matchedPtsMs().stream().map(t -> t / 1000.0).toList();
+        String event = m.episode() == null ? "" : String.format(Locale.ROOT, " in event %s (%.1f-%.1f s%s: %s)", m.episodeId(),
+                m.episode().path("start_pts_ms").asLong() / 1000.0, m.episode().path("end_pts_ms").asLong() / 1000.0,
+                m.episode().path("app").isTextual() ? ", " + m.episode().path("app").asText() : "", abbreviate(m.episode().path("summary").asText()));
+        String text = String.format(Locale.ROOT, "[clip %d] stream %s, %.1f-%.1f s%s; the question's text was read at %s s: \"%s\"", clip,
+                m.streamId(), a, b, event, String.join(", ", times.stream().map(t -> String.format(Locale.ROOT, "%.1f", t)).toList()),
+                abbreviate(m.text()));
+        return new Evidence(clip, m.streamId(), m.episodeId() != null ? m.episodeId() : m.shotId(), null, a, b, ids, ids.stream().map(id -> "/v1/frames/" + id + "?width=160").toList(),
+                m.episodeId() == null ? List.of() : List.of(m.episodeId()), Math.round(m.score() * 1000) / 1000.0, m.text(), times, text);
     }
 
     public List<Evidence> search(List<String> streams, double from, double to, String question) throws IOException {
@@ -93,7 +156,7 @@ public final class EvidenceSearch {
                             .map(ms -> String.format(Locale.ROOT, "%.1f", ms / 1000.0)).toList()), read);
             out.add(new Evidence(clip, x.stream(), s.id(), s.sceneId(), a, b, ids, ids.stream().map(id -> "/v1/frames/" + id + "?width=160").toList(),
                     List.of(), x.best() == null ? null : Math.round(x.best().score() * 1000) / 1000.0,
-                    x.best() == null ? null : x.best().text(), text));
+                    x.best() == null ? null : x.best().text(), x.best() == null ? List.of() : List.of(x.best().ptsMs() / 1000.0), text));
         }
         return out;
     }
