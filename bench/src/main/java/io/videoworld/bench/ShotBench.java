@@ -51,7 +51,8 @@ import java.util.Map;
  * clip's ignored stretches dropped. The shot operator alone, on thumbnails made outside the timed
  * section, is a secondary line.
  *
- * <p>{@code bin/videoworld bench shots [PYSCENEDETECT_SRC] [--list] [--only tune|heldout|synthetic]}.
+ * <p>{@code bin/videoworld bench shots [PYSCENEDETECT_SRC] [--list] [--only tune|heldout|heldout-new|synthetic] [--detectors adaptive,fade,dissolve,wipe]}
+ * (VideoWorld's detectors; the defaults when left out).
  */
 public final class ShotBench {
     private static final double TOLERANCE = 0.5;
@@ -72,10 +73,12 @@ public final class ShotBench {
         String pyscenedetect = System.getenv("PYSCENEDETECT_SRC");
         boolean list = false;
         String only = null;
+        ShotParams params = ShotParams.defaults();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--list" -> list = true;
                 case "--only" -> only = args[++i];
+                case "--detectors" -> params = ShotParams.defaults().withDetectors(ShotParams.parseDetectors(args[++i]));
                 default -> pyscenedetect = args[i];
             }
         }
@@ -87,7 +90,7 @@ public final class ShotBench {
                 System.err.println("missing " + f + ": run deploy/samples.sh --shots first");
                 System.exit(2);
             }
-            items.add(new Item(c.heldOut() ? "heldout" : "tune", c.file(), f, c.kind(), c.durationSec(), c.truths(), c));
+            items.add(new Item(c.split(), c.file(), f, c.kind(), c.durationSec(), c.truths(), c));
         }
         Path tmp = Files.createTempDirectory("vw-shot-bench");
         List<SyntheticFootage.Clip> synthetic = new ArrayList<>();
@@ -105,13 +108,13 @@ public final class ShotBench {
         }
 
         // The first run only JIT-compiles our path; timing it would measure the interpreter.
-        VideoShots.detect(synthetic.get(0).file().toString(), ShotParams.defaults(), sink(new ArrayList<>()));
+        VideoShots.detect(synthetic.get(0).file().toString(), params, sink(new ArrayList<>()));
         Map<String, Map<String, Out>> outs = new LinkedHashMap<>();
         Map<String, long[]> pts = new LinkedHashMap<>();
         for (Item it : items) {
             List<Detection> found = new ArrayList<>();
             long t0 = System.nanoTime();
-            VideoShots.Run run = VideoShots.detect(it.path().toString(), ShotParams.defaults(), sink(found));
+            VideoShots.Run run = VideoShots.detect(it.path().toString(), params, sink(found));
             double secs = (System.nanoTime() - t0) / 1e9;
             pts.put(it.file(), run.ptsMs());
             outs.computeIfAbsent(it.file(), k -> new LinkedHashMap<>()).put(OURS, new Out(scored(it, found), run.frames(), secs));
@@ -212,7 +215,7 @@ public final class ShotBench {
         System.out.println("Totals (detections of all clips of a set pooled; frames/s = all frames / all seconds):");
         System.out.println("| set | system | true | detected | P | R | F1 | single-take false/5 min | frames/s | vs Adaptive | vs Content |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for (String set : List.of("tune", "heldout", "synthetic")) {
+        for (String set : List.of(RealClips.TUNE, RealClips.HELD_OUT, RealClips.HELD_OUT_NEW, "synthetic")) {
             List<Item> of = items.stream().filter(i -> i.set().equals(set)).toList();
             if (of.isEmpty()) {
                 continue;

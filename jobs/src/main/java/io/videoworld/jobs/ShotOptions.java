@@ -12,7 +12,7 @@ public final class ShotOptions {
 
     public static final ConfigOption<String> DETECTORS = ConfigOptions.key("vw.shots.detectors").stringType()
             .defaultValue("adaptive,fade,dissolve")
-            .withDescription("Comma-separated detectors whose boundaries are combined: content, adaptive, fade, dissolve.");
+            .withDescription("Comma-separated detectors whose boundaries are combined: content, adaptive, fade, dissolve, wipe (opt-in).");
     public static final ConfigOption<Double> CONTENT_THRESHOLD = ConfigOptions.key("vw.shots.content-threshold")
             .doubleType().defaultValue(D.contentThreshold()).withDescription("Content score (0-255) that makes a cut.");
     public static final ConfigOption<Double> ADAPTIVE_RATIO = ConfigOptions.key("vw.shots.adaptive-ratio")

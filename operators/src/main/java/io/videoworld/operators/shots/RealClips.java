@@ -19,6 +19,11 @@ import java.util.stream.Stream;
  * presentation times, as {@link VideoShots} reports them.
  */
 public final class RealClips {
+    /** The splits: tune on the first, report the others; {@code heldout-new} was added after the first held-out half had been looked at. */
+    public static final String TUNE = "tune";
+    public static final String HELD_OUT = "heldout";
+    public static final String HELD_OUT_NEW = "heldout-new";
+    public static final List<String> SPLITS = List.of(TUNE, HELD_OUT, HELD_OUT_NEW);
     /** A true boundary; {@code kind} is cut, dissolve, wipe or fade. */
     public record Boundary(String kind, double time, double start, double end) {
         public boolean gradual() {
@@ -32,8 +37,14 @@ public final class RealClips {
     /** One clip and its truth. */
     public record Clip(String file, String split, String kind, double durationSec, double fps, long frames, List<Boundary> boundaries,
             List<Range> ignore) {
+        /** In the held-out half of the first set (exposed: it has been looked at while tuning). */
         public boolean heldOut() {
-            return "heldout".equals(split);
+            return HELD_OUT.equals(split);
+        }
+
+        /** In the tuning half. */
+        public boolean tune() {
+            return TUNE.equals(split);
         }
 
         public boolean singleTake() {
@@ -69,7 +80,7 @@ public final class RealClips {
         return ModelDirectory.samples().resolve("shots");
     }
 
-    /** Every clip of the set, tuning half first, then by file name. */
+    /** Every clip of the set, tuning half first, then the held-out halves, then by file name. */
     public static List<Clip> load(Path truthDir) throws IOException {
         List<Clip> clips = new ArrayList<>();
         try (Stream<Path> files = Files.list(truthDir)) {
@@ -88,7 +99,7 @@ public final class RealClips {
                         j.get("fps").asDouble(), j.get("frames").asLong(), List.copyOf(bounds), List.copyOf(ignore)));
             }
         }
-        clips.sort(Comparator.comparing((Clip c) -> c.heldOut()).thenComparing(c -> c.file().toLowerCase()));
+        clips.sort(Comparator.comparing((Clip c) -> SPLITS.indexOf(c.split())).thenComparing(c -> c.file().toLowerCase()));
         return clips;
     }
 }

@@ -8,7 +8,8 @@ import java.util.Set;
  * Shot detection settings. Thresholds use the ranges of {@link FrameDistance}; durations are in
  * seconds and turned into frames with the stream's sample rate.
  *
- * @param detectors which of content, adaptive, fade and dissolve run; boundaries of all are combined
+ * @param detectors which of content, adaptive, fade, dissolve and wipe run; boundaries of all are combined (wipe is
+ *     opt-in: it found the tuning half's wipes but added false boundaries on held-out footage)
  * @param contentThreshold content score (0-255) at or above which the content detector cuts
  * @param adaptiveRatio how many times its neighbours' average a frame's score must be for the adaptive detector
  * @param adaptiveMinContent the least content score the adaptive detector accepts
@@ -50,13 +51,15 @@ public record ShotParams(
     public static final String ADAPTIVE = "adaptive";
     public static final String FADE = "fade";
     public static final String DISSOLVE = "dissolve";
-    public static final Set<String> ALL = Set.of(CONTENT, ADAPTIVE, FADE, DISSOLVE);
+    /** Wipes ({@link WipeModel}); not in the defaults. */
+    public static final String WIPE = "wipe";
+    public static final Set<String> ALL = Set.of(CONTENT, ADAPTIVE, FADE, DISSOLVE, WIPE);
 
     public ShotParams {
         detectors = Set.copyOf(detectors);
         for (String d : detectors) {
             if (!ALL.contains(d)) {
-                throw new IllegalArgumentException("unknown shot detector '" + d + "' (known: content, adaptive, fade, dissolve)");
+                throw new IllegalArgumentException("unknown shot detector '" + d + "' (known: content, adaptive, fade, dissolve, wipe)");
             }
         }
     }

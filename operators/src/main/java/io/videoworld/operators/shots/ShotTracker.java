@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * application's chrome or the layout changed, not a scroll or a few typed words). Fades come from
  * runs of black frames. Gradual transitions (dissolves, and fades that do not reach black) are
  * judged {@code gradualLag} frames behind, centred on a frame with the window around it in hand,
- * and must fit {@link BlendModel}; their boundary is where the mix passes one half.
+ * and must fit {@link BlendModel} (or, with the wipe detector on, {@link WipeModel}); their
+ * boundary is where the mix passes one half.
  *
  * <p>Assembly ({@link ShotAssembler}): frames join shots behind the gradual decisions, because a
  * transition is only recognised once it has passed and its boundary lies in the middle of it.
@@ -385,6 +386,10 @@ public final class ShotTracker {
             Gradual g = BlendModel.fit(window, c, h, Math.max(h, spill), p.dissolveThreshold(), p.dissolveMaxStep());
             if (g != null && (best == null || g.strength() > best.strength())) {
                 best = g;
+            }
+            Gradual w = p.uses(ShotParams.WIPE) ? WipeModel.fit(window, c, h, Math.max(h, spill), p.dissolveThreshold(), p.dissolveMaxStep()) : null;
+            if (w != null && (best == null || w.strength() > best.strength())) {
+                best = w;
             }
         }
         if (gradual != null && (best != null ? best.centre() - best.half() > gradual.centre() + gradual.half()

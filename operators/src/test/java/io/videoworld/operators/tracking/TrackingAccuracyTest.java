@@ -47,6 +47,35 @@ class TrackingAccuracyTest {
         assertThat(idf1).as("the appearance gate stops swaps at crossings").isGreaterThan(plainIdf1 + 0.05);
     }
 
+    /** Every frame's online tracks (number and box), for comparing two runs output for output. */
+    static List<List<MotMetrics.Box>> tracks(List<DetectedFrame> frames, TrackerParams params) {
+        ByteTracker tracker = new ByteTracker(params, 1L);
+        List<List<MotMetrics.Box>> all = new ArrayList<>();
+        for (DetectedFrame f : frames) {
+            List<MotMetrics.Box> out = new ArrayList<>();
+            for (LiveTrack l : tracker.update(f).online()) {
+                double[] b = l.box();
+                out.add(new MotMetrics.Box(l.number(), b[0], b[1], b[2], b[3]));
+            }
+            all.add(out);
+        }
+        return all;
+    }
+
+    @Test
+    void theAssociationOnlyRowUsesOnlyBoxesAndScoresAsByteTrackDoes() {
+        SyntheticTracks.Sequence seq = SyntheticTracks.generate(new SyntheticTracks.Config(600, 8, 0.03, 0.5, 2.0, 400, 7));
+        // The same frames with every colour histogram taken away: the boxes' and the whole frame's.
+        List<DetectedFrame> bare = seq.frames().stream().map(f -> new DetectedFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(),
+                f.eventTimeMs(), f.width(), f.height(), f.last(), f.detections().stream()
+                        .map(d -> new io.videoworld.core.Detection(d.category(), d.score(), d.x1(), d.y1(), d.x2(), d.y2(), null)).toList(),
+                null, f.device())).toList();
+        assertThat(tracks(bare, TrackerParams.byteTrack(30))).as("association only: histograms change nothing")
+                .isEqualTo(tracks(seq.frames(), TrackerParams.byteTrack(30)));
+        assertThat(tracks(bare, TrackerParams.defaults(30, 90))).as("the appearance row reads them")
+                .isNotEqualTo(tracks(seq.frames(), TrackerParams.defaults(30, 90)));
+    }
+
     @Test
     void peopleSeenAgainAfterACutKeepTheirTrackThroughReidentification() {
         var config = new SyntheticTracks.Config(600, 8, 0.03, 0.5, 2.0, 400, 7);
