@@ -176,7 +176,8 @@ class RestSnapshotTest {
         c.add(Call.tool("write_memory", "write_memory", "{" + CAM + ",\"level\":\"segment\",\"time_range\":{\"start_time\":2,"
                 + "\"end_time\":4},\"content\":\"The cook holds a cup by the counter\",\"type\":\"observation\","
                 + "\"metadata\":{\"importance\":0.8,\"tags\":[\"kitchen\"]}}").capturing("memory", "memory_id"));
-        c.add(Call.tool("read_memory-all", "read_memory", "{" + CAM + ",\"query\":\"cup\",\"top_k\":5}"));
+        // top_k 4: the fifth answer is a near tie (0.264 vs 0.262) whose order moves with the shared index statistics.
+        c.add(Call.tool("read_memory-all", "read_memory", "{" + CAM + ",\"query\":\"cup\",\"top_k\":4}"));
         c.add(Call.tool("read_memory-frame", "read_memory", "{" + CAM + ",\"level\":\"frame\",\"query\":\"porch light\",\"top_k\":2}"));
         c.add(Call.tool("read_memory-segment", "read_memory", "{" + CAM + ",\"level\":\"segment\",\"query\":\"cook\","
                 + "\"time_range\":{\"start_time\":3}}"));
