@@ -47,18 +47,12 @@ public final class CarryDetections extends KeyedProcessFunction<String, Detected
             out.collect(new DetectedFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), kept == null ? 0 : f.width(),
                     kept == null ? 0 : f.height(), f.last(), kept == null ? List.of() : kept, f.frameHistogram(), f.device()));
         }
-        Long pending = timer.value();
-        if (pending != null) {
-            ctx.timerService().deleteEventTimeTimer(pending);
-        }
         if (f.last()) {
             last.clear();
-            timer.clear();
+            IdleTimer.cancel(timer, ctx.timerService());
             return;
         }
-        long at = f.eventTimeMs() + idleMs;
-        ctx.timerService().registerEventTimeTimer(at);
-        timer.update(at);
+        IdleTimer.rearm(timer, ctx.timerService(), f.eventTimeMs(), idleMs);
     }
 
     @Override

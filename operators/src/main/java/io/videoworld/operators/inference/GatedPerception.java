@@ -147,13 +147,7 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
                 objects == null ? null : Perceiver.withoutAppearance(objects));
         memory.update(kept);
         decoded.put(k.streamId(), new Decoded(k.epochMs(), k.frameIndex(), grey));
-        Long pending = timer.value();
-        if (pending != null) {
-            ctx.timerService().deleteEventTimeTimer(pending);
-        }
-        long at = k.eventTimeMs() + idleMs;
-        ctx.timerService().registerEventTimeTimer(at);
-        timer.update(at);
+        IdleTimer.rearm(timer, ctx.timerService(), k.eventTimeMs(), idleMs);
         out.collect(new PerceptionResult(perception, null));
         ScreenGate.Plan p = read.plan();
         pixelsRead.inc(p.pixelsRead());

@@ -62,19 +62,13 @@ public final class MotionGateFunction extends KeyedProcessFunction<String, Sampl
             skipped.inc();
         }
         out.collect(detect ? f : new SampledFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.last(), true, f.jpeg()));
-        Long pending = timer.value();
-        if (pending != null) {
-            ctx.timerService().deleteEventTimeTimer(pending);
-        }
         if (f.last()) {
             memory.clear();
-            timer.clear();
+            IdleTimer.cancel(timer, ctx.timerService());
             return;
         }
         memory.update(MotionGate.next(prev, thumb, detect, f.eventTimeMs()));
-        long at = f.eventTimeMs() + idleMs;
-        ctx.timerService().registerEventTimeTimer(at);
-        timer.update(at);
+        IdleTimer.rearm(timer, ctx.timerService(), f.eventTimeMs(), idleMs);
     }
 
     @Override

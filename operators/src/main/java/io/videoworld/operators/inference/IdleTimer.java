@@ -1,0 +1,31 @@
+package io.videoworld.operators.inference;
+
+import java.io.IOException;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.streaming.api.TimerService;
+
+/**
+ * The gates' one event-time timer per stream, kept in keyed state so it can be moved: each new
+ * frame pushes it to {@code eventTime + idleMs}, and the stream's last frame cancels it, so a
+ * stream leaves neither state nor a timer behind.
+ */
+final class IdleTimer {
+    private IdleTimer() {}
+
+    /** Cancels the pending timer, if any, and forgets it. */
+    static void cancel(ValueState<Long> timer, TimerService timers) throws IOException {
+        Long pending = timer.value();
+        if (pending != null) {
+            timers.deleteEventTimeTimer(pending);
+        }
+        timer.clear();
+    }
+
+    /** Moves the timer to {@code eventTimeMs + idleMs}. */
+    static void rearm(ValueState<Long> timer, TimerService timers, long eventTimeMs, long idleMs) throws IOException {
+        cancel(timer, timers);
+        long at = eventTimeMs + idleMs;
+        timers.registerEventTimeTimer(at);
+        timer.update(at);
+    }
+}
