@@ -1,7 +1,6 @@
 package io.videoworld.operators.tracking;
 
 import io.videoworld.core.Boxes;
-import io.videoworld.core.Vectors;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
 import io.videoworld.core.LinearAssignment;
@@ -148,7 +147,7 @@ public final class ByteTracker {
         List<LiveTrack> reidentified = new ArrayList<>();
 
         // First association: high-score detections against tracked and lost tracks.
-        int[] m1 = LinearAssignment.solve(iouCost(pool, high, true, p.appearanceGate()), p.matchThresh());
+        int[] m1 = LinearAssignment.solve(AssociationCosts.iou(pool, high, true, p.appearanceGate()), p.matchThresh());
         List<LiveTrack> unmatchedPool = new ArrayList<>();
         boolean[] highUsed = new boolean[high.size()];
         for (int i = 0; i < pool.size(); i++) {
@@ -167,7 +166,7 @@ public final class ByteTracker {
                 stillTracked.add(l);
             }
         }
-        int[] m2 = LinearAssignment.solve(iouCost(stillTracked, low, false, 1), p.secondMatchThresh());
+        int[] m2 = LinearAssignment.solve(AssociationCosts.iou(stillTracked, low, false, 1), p.secondMatchThresh());
         for (int i = 0; i < stillTracked.size(); i++) {
             LiveTrack l = stillTracked.get(i);
             if (m2[i] >= 0) {
@@ -178,13 +177,8 @@ public final class ByteTracker {
             }
         }
         // Tracks born on the previous sample get the remaining high-score detections.
-        List<Detection> rest = new ArrayList<>();
-        for (int j = 0; j < high.size(); j++) {
-            if (!highUsed[j]) {
-                rest.add(high.get(j));
-            }
-        }
-        int[] m3 = LinearAssignment.solve(iouCost(unconfirmed, rest, true, p.appearanceGate()), p.unconfirmedMatchThresh());
+        List<Detection> rest = AssociationCosts.unused(high, highUsed);
+        int[] m3 = LinearAssignment.solve(AssociationCosts.iou(unconfirmed, rest, true, p.appearanceGate()), p.unconfirmedMatchThresh());
         boolean[] restUsed = new boolean[rest.size()];
         for (int i = 0; i < unconfirmed.size(); i++) {
             LiveTrack l = unconfirmed.get(i);
@@ -198,12 +192,7 @@ public final class ByteTracker {
             }
         }
         // Ours: remaining high-score detections may be a lost or dormant object seen again.
-        List<Detection> fresh = new ArrayList<>();
-        for (int j = 0; j < rest.size(); j++) {
-            if (!restUsed[j]) {
-                fresh.add(rest.get(j));
-            }
-        }
+        List<Detection> fresh = AssociationCosts.unused(rest, restUsed);
         if (p.reidSamples() > 0 && !fresh.isEmpty()) {
             List<LiveTrack> candidates = new ArrayList<>();
             for (LiveTrack l : tracks) {
@@ -212,15 +201,7 @@ public final class ByteTracker {
                     candidates.add(l);
                 }
             }
-            double[][] cost = new double[candidates.size()][fresh.size()];
-            for (int i = 0; i < candidates.size(); i++) {
-                for (int j = 0; j < fresh.size(); j++) {
-                    Detection d = fresh.get(j);
-                    LiveTrack l = candidates.get(i);
-                    cost[i][j] = d.appearance() == null || !l.category.equals(d.category()) ? 2 : 1 - Vectors.cosine(l.appearance, d.appearance());
-                }
-            }
-            int[] m4 = LinearAssignment.solve(cost, 1 - p.reidMinSimilarity());
+            int[] m4 = LinearAssignment.solve(AssociationCosts.appearance(candidates, fresh), 1 - p.reidMinSimilarity());
             boolean[] freshUsed = new boolean[fresh.size()];
             for (int i = 0; i < candidates.size(); i++) {
                 if (m4[i] >= 0) {
@@ -233,13 +214,7 @@ public final class ByteTracker {
                     matchedTracks.add(l);
                 }
             }
-            List<Detection> left = new ArrayList<>();
-            for (int j = 0; j < fresh.size(); j++) {
-                if (!freshUsed[j]) {
-                    left.add(fresh.get(j));
-                }
-            }
-            fresh = left;
+            fresh = AssociationCosts.unused(fresh, freshUsed);
         }
         // Births.
         for (Detection d : fresh) {
@@ -319,7 +294,7 @@ public final class ByteTracker {
         l.hits++;
         l.scoreSum += d.score();
         if (high && d.appearance() != null) {
-            l.appearance = l.appearance == null ? d.appearance() : blend(l.appearance, d.appearance());
+            l.appearance = l.appearance == null ? d.appearance() : AssociationCosts.blend(l.appearance, d.appearance());
         }
         addPoint(l, d, f);
     }
@@ -344,38 +319,5 @@ public final class ByteTracker {
             }
         }
         tracks.removeAll(drop);
-    }
-
-    private static double[][] iouCost(List<LiveTrack> ts, List<Detection> ds, boolean fuseScore, double gate) {
-        double[][] c = new double[ts.size()][ds.size()];
-        for (int i = 0; i < ts.size(); i++) {
-            double[] b = ts.get(i).box();
-            for (int j = 0; j < ds.size(); j++) {
-                Detection d = ds.get(j);
-                float[] a = ts.get(i).appearance;
-                if (!ts.get(i).category.equals(d.category())
-                        || gate < 1 && a != null && d.appearance() != null && 1 - Vectors.cosine(a, d.appearance()) > gate) {
-                    c[i][j] = 1;
-                    continue;
-                }
-                double iou = Boxes.iou(b, new double[] {d.x1(), d.y1(), d.x2(), d.y2()});
-                c[i][j] = 1 - (fuseScore ? iou * d.score() : iou);
-            }
-        }
-        return c;
-    }
-
-    private static float[] blend(float[] old, float[] now) {
-        float[] out = new float[old.length];
-        double norm = 0;
-        for (int i = 0; i < old.length; i++) {
-            out[i] = 0.9f * old[i] + 0.1f * now[i];
-            norm += out[i] * out[i];
-        }
-        float inv = norm == 0 ? 0 : (float) (1 / Math.sqrt(norm));
-        for (int i = 0; i < out.length; i++) {
-            out[i] *= inv;
-        }
-        return out;
     }
 }
