@@ -25,11 +25,54 @@ final class CutTests {
                 }
             }
             double avg = n == 0 ? 0 : sum / n;
-            if (avg <= 1e-6 || c / avg >= p.adaptiveRatio()) {
+            if (avg <= 1e-6 || c / avg >= p.adaptiveRatio() || sidesDiffer(w, t, p.adaptiveWindow() + 1)) {
                 detector = detector == null ? ShotParams.ADAPTIVE : detector;
             }
         }
         return detector != null && !isFlash(w, p, t) ? new Boundary(t, "cut", detector, c) : null;
+    }
+
+    /** How many times the frames within a side may differ for the sides to count as two shots. */
+    static final double SIDES_RATIO = 3.0;
+    /** The least colour-histogram distance between the sides (0-1) that {@link #sidesDiffer} calls a cut. */
+    static final double SIDES_MIN = 0.25;
+
+    /**
+     * The two-sided test: the {@code n} frames before {@code t} and the {@code n} from {@code t}
+     * on are two shots when their colour histograms differ across the sides far more than within
+     * either side. Where one side is noise, static or flicker, every frame differs from the next in
+     * pixels, so the frame-difference ratio stays low; a side's colour distribution stays put.
+     * Drift (a pan, a zoom) grows with the distance in time, so across the sides it is at most
+     * about {@code n / ((n + 1) / 3)} times (2.25 for three frames) what it is within a side:
+     * {@link #SIDES_RATIO} lies above that. A flicker puts both pictures on each side, so it does
+     * not pass either.
+     */
+    static boolean sidesDiffer(FrameWindow w, long t, int n) {
+        if (!w.has(t - n) || !w.has(t + n - 1)) {
+            return false;
+        }
+        double across = 0;
+        for (long i = t - n; i < t; i++) {
+            for (long j = t; j < t + n; j++) {
+                across += FrameDistance.histogram(w.at(i).hist(), w.at(j).hist());
+            }
+        }
+        across /= n * n;
+        double within = Math.max(spread(w, t - n, t), spread(w, t, t + n));
+        return across >= SIDES_MIN && across >= SIDES_RATIO * within;
+    }
+
+    /** Mean colour-histogram distance between the frames of [from, to). */
+    private static double spread(FrameWindow w, long from, long to) {
+        double sum = 0;
+        int pairs = 0;
+        for (long i = from; i < to; i++) {
+            for (long j = i + 1; j < to; j++) {
+                sum += FrameDistance.histogram(w.at(i).hist(), w.at(j).hist());
+                pairs++;
+            }
+        }
+        return pairs == 0 ? 0 : sum / pairs;
     }
 
     /**
