@@ -32,6 +32,11 @@ public final class PerceptionOptions {
             .defaultValue(20).withDescription("Every this many keyframes of a stream is read whole, which bounds what carried lines can drift.");
     public static final ConfigOption<Double> CHANGE_GATE_FULL_FRACTION = ConfigOptions.key("vw.perception.change-gate.full-fraction")
             .doubleType().defaultValue(0.5).withDescription("A keyframe whose changed bands would cover more than this share of it is read whole.");
+    public static final ConfigOption<Duration> MAX_QUEUE = ConfigOptions.key("vw.perception.live-max-queue").durationType()
+            .defaultValue(Duration.ofSeconds(3)).withDescription("With the change gate on: a keyframe of a live stream (a source without "
+                    + "a duration) that waited longer than this for perception is not perceived but indexed with perception_status shed, "
+                    + "the stream's last perceived text and objects carried and the reason in perception_error, so that perception keeps "
+                    + "up with the newest keyframes instead of falling minutes behind. 0 never sheds. Files are always read whole.");
     private PerceptionOptions() {}
 
     public static ScreenGate.Settings gate(Configuration conf) {

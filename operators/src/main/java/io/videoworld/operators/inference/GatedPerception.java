@@ -2,9 +2,12 @@ package io.videoworld.operators.inference;
 
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.Detection;
+import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
+import io.videoworld.core.TextLine;
+import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.GreyFrame;
 import java.util.LinkedHashMap;
@@ -21,7 +24,7 @@ import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,8 +45,15 @@ import org.slf4j.LoggerFactory;
  * {@code vwPerceptionBatchMs}) and {@code vwPerceptionOcrPixels}, {@code vwPerceptionOcrPixelsSkipped},
  * {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial}, {@code vwPerceptionGateReused},
  * {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes} (a stream's memory).
+ *
+ * <p>Load shedding, live streams only (the second input, the stream documents, says which: a source
+ * without a duration): a keyframe that queued longer than {@code maxQueueMs} since the shot detector
+ * let it go is not perceived but recorded as {@link Perception#SHED}, the last perceived keyframe's
+ * lines and objects carried and the reason given, so the queue drains at once and the newest
+ * keyframes are read; the perception lag of a live stream stays bounded however many streams
+ * there are, and {@code vwPerceptionShed} counts what it cost. A file is read whole however late.
  */
-public final class GatedPerception extends KeyedProcessFunction<String, Keyframe, PerceptionResult> {
+public final class GatedPerception extends KeyedCoProcessFunction<String, QueuedKeyframe, VideoDoc, PerceptionResult> {
     private static final Logger LOG = LoggerFactory.getLogger(GatedPerception.class);
     /** Streams whose last keyframe's luma stays decoded on the heap (about 1 MB each at 1280x800); the others decode it again. */
     static final int DECODED = 8;
@@ -52,10 +62,13 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
     private final DetectionFunction.DetectorSettings detection;
     private final ScreenGate.Settings settings;
     private final long idleMs;
+    private final long maxQueueMs;
     private transient Perceiver perceiver;
     private transient ScreenGate gate;
     private transient ValueState<ScreenMemory> memory;
     private transient ValueState<Long> timer;
+    /** The push of this stream that is live, when it is: only its keyframes are shed. */
+    private transient ValueState<Long> liveEpoch;
     /** The luma of a few streams' last keyframes, so they need not be decoded again: a cache of what the state holds, never the truth. */
     private transient Map<String, Decoded> decoded;
     private transient Counter pixelsRead;
@@ -63,24 +76,28 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
     private transient Counter[] kinds;
     private transient Counter detectSkipped;
     private transient Counter failures;
+    private transient Counter shed;
     private transient Meter frames;
     private transient Histogram ms;
     private transient Histogram stateBytes;
 
     private record Decoded(long epochMs, long frameIndex, GreyFrame grey) {}
 
-    /** {@code detection} null runs no detector on keyframes. */
-    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs) {
+    /** {@code detection} null runs no detector on keyframes; {@code maxQueueMs} 0 never sheds. */
+    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
+            long maxQueueMs) {
         this.models = models;
         this.detection = detection;
         this.settings = settings;
         this.idleMs = idleMs;
+        this.maxQueueMs = maxQueueMs;
     }
 
     @Override
     public void open(OpenContext ctx) throws Exception {
         memory = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate", TypeInformation.of(ScreenMemory.class)));
         timer = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate-timer", Types.LONG));
+        liveEpoch = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate-live", Types.LONG));
         perceiver = Perceiver.load(models, detection);
         gate = new ScreenGate(settings);
         decoded = new LinkedHashMap<>(16, 0.75f, true) {
@@ -95,14 +112,38 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
         kinds = new Counter[] {m.counter("vwPerceptionGateFull"), m.counter("vwPerceptionGatePartial"), m.counter("vwPerceptionGateReused")};
         detectSkipped = m.counter("vwPerceptionDetectSkipped");
         failures = m.counter("vwPerceptionFailures");
+        shed = m.counter("vwPerceptionShed");
         frames = m.meter("vwPerceptionFramesPerSecond", new MeterView(30));
         ms = m.histogram("vwPerceptionBatchMs", new DescriptiveStatisticsHistogram(500));
         stateBytes = m.histogram("vwPerceptionGateStateBytes", new DescriptiveStatisticsHistogram(500));
         LOG.info("change-gated perception, models from {} on {}", models, perceiver.device);
     }
 
+    /** A stream document: whether the stream's push is live (no duration), which is what may be shed. */
     @Override
-    public void processElement(Keyframe k, Context ctx, Collector<PerceptionResult> out) throws Exception {
+    public void processElement2(VideoDoc d, Context ctx, Collector<PerceptionResult> out) throws Exception {
+        boolean live = d.source() != null && d.source().durationMs() == null && !VideoDoc.ENDED.equals(d.status());
+        Long known = liveEpoch.value();
+        if (live && (known == null || known != d.epochMs())) {
+            liveEpoch.update(d.epochMs());
+            Long pending = timer.value();
+            if (pending == null || pending < d.lastEventTimeMs() + idleMs) {
+                IdleTimer.rearm(timer, ctx.timerService(), d.lastEventTimeMs(), idleMs);
+            }
+        } else if (!live && known != null && known == d.epochMs()) {
+            liveEpoch.clear();
+        }
+    }
+
+    @Override
+    public void processElement1(QueuedKeyframe q, Context ctx, Collector<PerceptionResult> out) throws Exception {
+        Keyframe k = q.keyframe();
+        long queuedMs = ctx.timerService().currentProcessingTime() - q.emittedMs();
+        Long live = liveEpoch.value();
+        if (maxQueueMs > 0 && queuedMs > maxQueueMs && live != null && live == k.epochMs()) {
+            shed(k, queuedMs, ctx, out);
+            return;
+        }
         long start = System.nanoTime();
         DecodedImage image;
         float[] descriptor;
@@ -158,6 +199,24 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
         stateBytes.update(kept.bytes());
     }
 
+    /** Records a live keyframe as not perceived, carrying the stream's last perceived lines and objects; decodes nothing. */
+    private void shed(Keyframe k, long queuedMs, Context ctx, Collector<PerceptionResult> out) throws Exception {
+        ScreenMemory prev = memory.value();
+        boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
+        List<TextLine> lines = usable ? prev.lines() : List.of();
+        List<Detection> objects = usable && prev.objects() != null ? prev.objects() : List.of();
+        String reason = String.format(java.util.Locale.ROOT, "shed: queued %.1f s behind a live stream (limit %.1f s), so newer keyframes "
+                + "are read first; %s", queuedMs / 1000.0, maxQueueMs / 1000.0,
+                usable ? "lines and objects carried from frame " + prev.frameIndex() : "nothing perceived earlier to carry");
+        JpegInfo info = JpegInfo.parse(k.jpeg());
+        shed.inc();
+        if (usable) {
+            IdleTimer.rearm(timer, ctx.timerService(), Math.max(k.eventTimeMs(), prev.eventTimeMs()), idleMs);
+        }
+        out.collect(new PerceptionResult(Perception.shed(k, perceiver.device, info == null ? 0 : info.width(), info == null ? 0 : info.height(),
+                lines, objects, reason), null));
+    }
+
     /** Objects of a keyframe: detected again where enough changed, else the last keyframe's. */
     private List<Detection> objects(List<Detection> lastObjects, ScreenGate.Plan plan, DecodedImage image) {
         if (perceiver.detector == null) {
@@ -182,6 +241,7 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<PerceptionResult> out) throws Exception {
         memory.clear();
         timer.clear();
+        liveEpoch.clear();
         decoded.remove(ctx.getCurrentKey());
     }
 
