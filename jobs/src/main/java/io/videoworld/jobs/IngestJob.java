@@ -155,7 +155,7 @@ public final class IngestJob {
                             .keyBy(QueuedKeyframe::streamId, Types.STRING)
                             .connect(frames.getSideOutput(StreamCatalog.VIDEOS).keyBy(VideoDoc::streamId, Types.STRING))
                             .process(new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
-                                    conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), conf.get(PerceptionOptions.MAX_QUEUE).toMillis()),
+                                    conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf)),
                                     TypeInformation.of(PerceptionResult.class))
                             .name("perception, change-gated: OCR, embeddings, descriptors").uid("perception-gated")
                     : AsyncDataStream.unorderedWait(keyframes,

@@ -1,5 +1,6 @@
 package io.videoworld.jobs;
 
+import io.videoworld.operators.inference.LiveShedding;
 import io.videoworld.operators.inference.ScreenGate;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
@@ -37,7 +38,16 @@ public final class PerceptionOptions {
                     + "a duration) that waited longer than this for perception is not perceived but indexed with perception_status shed, "
                     + "the stream's last perceived text and objects carried and the reason in perception_error, so that perception keeps "
                     + "up with the newest keyframes instead of falling minutes behind. 0 never sheds. Files are always read whole.");
+    public static final ConfigOption<Double> LIVE_CPU_SHARE = ConfigOptions.key("vw.perception.live-cpu-share").doubleType()
+            .defaultValue(0.5).withDescription("With the change gate on: the share of each perception subtask's wall-clock time that "
+                    + "perceiving live keyframes may take (measured, with a 10 s burst); a live keyframe past it is shed like one that "
+                    + "queued too long, except a stream's first. Leaves the other stages (frames, shots, detection) their CPU: on 2 cores "
+                    + "OCR would take it all and the whole job would fall behind. 0 is no limit.");
     private PerceptionOptions() {}
+
+    public static LiveShedding shedding(Configuration conf) {
+        return new LiveShedding(conf.get(MAX_QUEUE).toMillis(), conf.get(LIVE_CPU_SHARE));
+    }
 
     public static ScreenGate.Settings gate(Configuration conf) {
         return new ScreenGate.Settings(conf.get(CHANGE_GATE), conf.get(CHANGE_GATE_FULL_EVERY), conf.get(CHANGE_GATE_FULL_FRACTION));

@@ -47,11 +47,11 @@ import org.slf4j.LoggerFactory;
  * {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes} (a stream's memory).
  *
  * <p>Load shedding, live streams only (the second input, the stream documents, says which: a source
- * without a duration): a keyframe that queued longer than {@code maxQueueMs} since the shot detector
- * let it go is not perceived but recorded as {@link Perception#SHED}, the last perceived keyframe's
- * lines and objects carried and the reason given, so the queue drains at once and the newest
- * keyframes are read; the perception lag of a live stream stays bounded however many streams
- * there are, and {@code vwPerceptionShed} counts what it cost. A file is read whole however late.
+ * without a duration): a keyframe that queued too long, or that comes while perception of live
+ * streams has used its share of the subtask's time ({@link LiveShedding}), is not perceived but
+ * recorded as {@link Perception#SHED}, the last perceived keyframe's lines and objects carried and the
+ * reason given, so the queue drains at once, the newest keyframes are read and the rest of the job
+ * keeps its CPU; {@code vwPerceptionShed} counts what it cost. A file is read whole however late.
  */
 public final class GatedPerception extends KeyedCoProcessFunction<String, QueuedKeyframe, VideoDoc, PerceptionResult> {
     private static final Logger LOG = LoggerFactory.getLogger(GatedPerception.class);
@@ -62,7 +62,7 @@ public final class GatedPerception extends KeyedCoProcessFunction<String, Queued
     private final DetectionFunction.DetectorSettings detection;
     private final ScreenGate.Settings settings;
     private final long idleMs;
-    private final long maxQueueMs;
+    private final LiveShedding shedding;
     private transient Perceiver perceiver;
     private transient ScreenGate gate;
     private transient ValueState<ScreenMemory> memory;
@@ -77,20 +77,21 @@ public final class GatedPerception extends KeyedCoProcessFunction<String, Queued
     private transient Counter detectSkipped;
     private transient Counter failures;
     private transient Counter shed;
+    private transient LiveShedding.Budget budget;
     private transient Meter frames;
     private transient Histogram ms;
     private transient Histogram stateBytes;
 
     private record Decoded(long epochMs, long frameIndex, GreyFrame grey) {}
 
-    /** {@code detection} null runs no detector on keyframes; {@code maxQueueMs} 0 never sheds. */
+    /** {@code detection} null runs no detector on keyframes. */
     public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
-            long maxQueueMs) {
+            LiveShedding shedding) {
         this.models = models;
         this.detection = detection;
         this.settings = settings;
         this.idleMs = idleMs;
-        this.maxQueueMs = maxQueueMs;
+        this.shedding = shedding;
     }
 
     @Override
@@ -113,6 +114,7 @@ public final class GatedPerception extends KeyedCoProcessFunction<String, Queued
         detectSkipped = m.counter("vwPerceptionDetectSkipped");
         failures = m.counter("vwPerceptionFailures");
         shed = m.counter("vwPerceptionShed");
+        budget = new LiveShedding.Budget(shedding);
         frames = m.meter("vwPerceptionFramesPerSecond", new MeterView(30));
         ms = m.histogram("vwPerceptionBatchMs", new DescriptiveStatisticsHistogram(500));
         stateBytes = m.histogram("vwPerceptionGateStateBytes", new DescriptiveStatisticsHistogram(500));
@@ -138,13 +140,25 @@ public final class GatedPerception extends KeyedCoProcessFunction<String, Queued
     @Override
     public void processElement1(QueuedKeyframe q, Context ctx, Collector<PerceptionResult> out) throws Exception {
         Keyframe k = q.keyframe();
-        long queuedMs = ctx.timerService().currentProcessingTime() - q.emittedMs();
-        Long live = liveEpoch.value();
-        if (maxQueueMs > 0 && queuedMs > maxQueueMs && live != null && live == k.epochMs()) {
-            shed(k, queuedMs, ctx, out);
+        long now = ctx.timerService().currentProcessingTime();
+        Long liveEpoch = this.liveEpoch.value();
+        boolean live = liveEpoch != null && liveEpoch == k.epochMs();
+        String shedFor = live ? budget.shed(now - q.emittedMs(), now, memory.value() == null) : null;
+        if (shedFor != null) {
+            shed(k, shedFor, ctx, out);
             return;
         }
         long start = System.nanoTime();
+        try {
+            perceive(k, ctx, out, start);
+        } finally {
+            if (live) {
+                budget.spent((System.nanoTime() - start) / 1_000_000);
+            }
+        }
+    }
+
+    private void perceive(Keyframe k, Context ctx, Collector<PerceptionResult> out, long start) throws Exception {
         DecodedImage image;
         float[] descriptor;
         try {
@@ -200,14 +214,13 @@ public final class GatedPerception extends KeyedCoProcessFunction<String, Queued
     }
 
     /** Records a live keyframe as not perceived, carrying the stream's last perceived lines and objects; decodes nothing. */
-    private void shed(Keyframe k, long queuedMs, Context ctx, Collector<PerceptionResult> out) throws Exception {
+    private void shed(Keyframe k, String why, Context ctx, Collector<PerceptionResult> out) throws Exception {
         ScreenMemory prev = memory.value();
         boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
         List<TextLine> lines = usable ? prev.lines() : List.of();
         List<Detection> objects = usable && prev.objects() != null ? prev.objects() : List.of();
-        String reason = String.format(java.util.Locale.ROOT, "shed: queued %.1f s behind a live stream (limit %.1f s), so newer keyframes "
-                + "are read first; %s", queuedMs / 1000.0, maxQueueMs / 1000.0,
-                usable ? "lines and objects carried from frame " + prev.frameIndex() : "nothing perceived earlier to carry");
+        String reason = "shed, so newer keyframes are read first: " + why + "; "
+                + (usable ? "lines and objects carried from frame " + prev.frameIndex() : "nothing perceived earlier to carry");
         JpegInfo info = JpegInfo.parse(k.jpeg());
         shed.inc();
         if (usable) {

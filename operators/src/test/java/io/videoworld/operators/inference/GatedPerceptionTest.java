@@ -40,7 +40,7 @@ class GatedPerceptionTest {
 
     private static KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> harness() throws Exception {
         return new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(new GatedPerception(ModelDirectory.locate().toString(),
-                null, new ScreenGate.Settings(true, 20, 0.5), IDLE, MAX_QUEUE)), QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING);
+                null, new ScreenGate.Settings(true, 20, 0.5), IDLE, new LiveShedding(MAX_QUEUE, 0))), QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING);
     }
 
     /** A keyframe emitted at processing time 0 (the harness's clock starts there). */
