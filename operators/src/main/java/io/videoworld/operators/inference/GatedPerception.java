@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes} (a stream's memory).
  *
  * <p>Load shedding, live streams only (the second input, the stream documents, says which: a source
- * without a duration): a keyframe that queued too long, or that comes while perception of live
+ * with neither duration nor frame count): a keyframe that queued too long, or that comes while perception of live
  * streams has used its share of the subtask's time ({@link LiveShedding}), is not perceived but
  * recorded as {@link Perception#SHED}, the last perceived keyframe's lines and objects carried and the
  * reason given, so the queue drains at once, the newest keyframes are read and the rest of the job
@@ -121,10 +121,12 @@ public final class GatedPerception extends KeyedCoProcessFunction<String, Queued
         LOG.info("change-gated perception, models from {} on {}", models, perceiver.device);
     }
 
-    /** A stream document: whether the stream's push is live (no duration), which is what may be shed. */
+    /** A stream document: whether the stream's push is live (neither duration nor frame count), which is what may be shed. */
     @Override
     public void processElement2(VideoDoc d, Context ctx, Collector<PerceptionResult> out) throws Exception {
-        boolean live = d.source() != null && d.source().durationMs() == null && !VideoDoc.ENDED.equals(d.status());
+        // A screenshot folder has no duration either, but a frame count: only a source with neither is live.
+        boolean live = d.source() != null && d.source().durationMs() == null && d.source().totalFrames() == null
+                && !VideoDoc.ENDED.equals(d.status());
         Long known = liveEpoch.value();
         if (live && (known == null || known != d.epochMs())) {
             liveEpoch.update(d.epochMs());

@@ -49,9 +49,9 @@ class GatedPerceptionTest {
         h.processElement1(new QueuedKeyframe(k, 0), k.eventTimeMs());
     }
 
-    /** The stream document of a push of {@code stream}: live (no duration) or a file of 60 s. */
+    /** The stream document of a push of {@code stream}: live (neither duration nor frame count) or a folder of 60 screenshots. */
     private static VideoDoc stream(String stream, boolean live) {
-        SourceInfo info = new SourceInfo(1, live ? null : 60_000L, null, "jpeg", false, 0, 0, null, null, 1280, 800, 1);
+        SourceInfo info = new SourceInfo(1, null, live ? null : 60L, "jpeg", false, 0, 0, null, null, 1280, 800, 1);
         return new VideoDoc(stream, SourceKind.SCREEN, "test", info, 5L, EVENT, EVENT, 0, 1, 1, 0, 0, 1280, 800, VideoDoc.LIVE);
     }
 
@@ -126,7 +126,7 @@ class GatedPerceptionTest {
     }
 
     @Test
-    void aLiveStreamShedsWhatQueuedTooLongCarryingItsTextAndAFileIsReadWhole() throws Exception {
+    void aLiveStreamShedsWhatQueuedTooLongCarryingItsTextAndAFolderIsReadWhole() throws Exception {
         List<String> doc = Screens.document(30, 11);
         List<String> typed = new ArrayList<>(doc);
         typed.set(6, doc.get(6) + " deadline friday");
@@ -136,7 +136,7 @@ class GatedPerceptionTest {
         try (var h = harness()) {
             h.open();
             h.processElement2(stream("live", true), EVENT);
-            h.processElement2(stream("file", false), EVENT);
+            h.processElement2(stream("folder", false), EVENT);
             h.setProcessingTime(1_000);
             process(h, k1);
             h.setProcessingTime(10_000);
@@ -154,8 +154,9 @@ class GatedPerceptionTest {
             assertThat(fresh.status()).as("queued 1 s: read").isEqualTo(Perception.OK);
             assertThat(fresh.lines()).extracting(l -> l.text().replace(" ", "")).anyMatch(t -> t.contains("deadlinefriday"));
 
-            process(h, keyframe("file", 1, k2.jpeg()));
-            assertThat(h.extractOutputValues().get(3).value().status()).as("a file is read however long it queued").isEqualTo(Perception.OK);
+            process(h, keyframe("folder", 1, k2.jpeg()));
+            assertThat(h.extractOutputValues().get(3).value().status()).as("a screenshot folder is read however long it queued")
+                    .isEqualTo(Perception.OK);
             h.processBothWatermarks(new org.apache.flink.streaming.api.watermark.Watermark(k3.eventTimeMs() + IDLE));
             assertThat(h.numKeyedStateEntries()).as("nothing left behind, liveness included").isZero();
         }
