@@ -45,7 +45,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * become searchable. Run twice on the same sources in one run: a pass-through job (frames, shots and
  * keyframes only: no perception, detection or memory) and the full job with its defaults. Prints
  * per-stage frames/s, lag from a frame's capture to its document being searchable (p50/p99),
- * timeouts and failures from the job's metrics, checkpointed state by operator and per stream (at
+ * timeouts and failures from the job's metrics, keyframes shed (live keyframes skipped so newer ones are read, their
+ * text carried: counted apart, outside the perception lag), checkpointed state by operator and per stream (at
  * half time and at the end: equal when state is bounded) and heap per stream. With {@code --sweep}
  * it then raises screens alone, then cameras alone, until lag is no longer bounded (p99 over 10 s,
  * a timeout, or documents still arriving 120 s after the push). Other arguments {@code key=value} go
@@ -263,16 +264,18 @@ public final class StackBench {
         System.out.println();
         System.out.println("| run | screens | cameras | pushed frames/s | frame docs/s | keyframes perceived/s | samples detected/s "
                 + "| frame doc lag p50/p99 s | screen perception lag p50/p99 s | camera keyframe lag p50/p99 s | detection lag p50/p99 s "
-                + "| timeouts | failures | OCR pixels read | detector calls saved | bounded |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+                + "| timeouts | failures | keyframes shed | OCR pixels read | detector calls saved | bounded |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (Result r : results) {
             StackProbe p = r.probe();
             double secs = r.pushSeconds();
             long pixels = r.ocrPixels() + r.ocrSkipped();
-            System.out.printf("| %s | %d | %d | %.1f | %.1f | %.2f | %.2f | %s | %s | %s | %s | %d | %d | %s | %d | %s |%n", r.name(), r.screens(),
+            long keyframes = p.perceived + p.perceptionShed;
+            String shed = keyframes == 0 ? "-" : String.format("%d (%.0f%%)", p.perceptionShed, 100.0 * p.perceptionShed / keyframes);
+            System.out.printf("| %s | %d | %d | %.1f | %.1f | %.2f | %.2f | %s | %s | %s | %s | %d | %d | %s | %s | %d | %s |%n", r.name(), r.screens(),
                     r.cameras(), r.pushed() / secs, p.framesIndexed / secs, p.perceived / secs, p.detected / secs, lag(p.frameLag),
                     lag(p.screenPerceptionLag), lag(p.cameraPerceptionLag), lag(p.detectionLag), r.timeouts(), r.failures() + p.perceptionFailed,
-                    pixels == 0 ? "-" : String.format("%.0f%%", 100.0 * r.ocrPixels() / pixels), r.detectSkipped(), r.bounded() ? "yes" : "no");
+                    shed, pixels == 0 ? "-" : String.format("%.0f%%", 100.0 * r.ocrPixels() / pixels), r.detectSkipped(), r.bounded() ? "yes" : "no");
         }
         System.out.println();
         System.out.println("| run | operator (vertex) | checkpointed bytes at half time | at the end | per stream at the end |");

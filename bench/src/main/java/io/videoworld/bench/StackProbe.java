@@ -36,6 +36,7 @@ final class StackProbe {
     long framesIndexed;
     long perceived;
     long perceptionFailed;
+    long perceptionShed;
     long detected;
     long lastNewMs;
 
@@ -101,8 +102,14 @@ final class StackProbe {
                 detectionLag.add(lag);
                 continue;
             }
+            String status = doc.path("perception_status").asText("ok");
+            // Shed keyframes were not perceived (text carried): counted apart, and not in the lag of what was perceived.
+            if ("shed".equalsIgnoreCase(status)) {
+                perceptionShed++;
+                continue;
+            }
             perceived++;
-            if (!"ok".equalsIgnoreCase(doc.path("perception_status").asText("ok"))) {
+            if (!"ok".equalsIgnoreCase(status)) {
                 perceptionFailed++;
             }
             // Middle and last keyframes are chosen when their shot closes: their wait is the shot's length, not perception's.

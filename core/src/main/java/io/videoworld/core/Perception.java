@@ -22,14 +22,17 @@ import java.util.Objects;
  * @param objects what the detector found (empty when detection is off)
  * @param eventTimeMs event time of the frame
  * @param status {@link #OK}, or {@link #FAILED} when inference gave up on this keyframe: its text is
- *     then unknown, not empty, and memory and search must not read it as a blank screen
- * @param failure why inference failed; null when it did not
+ *     then unknown, not empty, and memory and search must not read it as a blank screen; or {@link #SHED}
+ *     when a live stream's keyframe was not perceived so that newer ones could be (its lines and
+ *     objects are then the stream's last perceived keyframe's, carried, and it has no embedding)
+ * @param failure why inference failed or was skipped; null when it did not
  */
 public record Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines,
         String text, float[] textEmbedding, float[] imageDescriptor, String device, int width, int height, List<Detection> objects,
         long eventTimeMs, String status, String failure) {
     public static final String OK = "ok";
     public static final String FAILED = "failed";
+    public static final String SHED = "shed";
 
     /** A successful perception. */
     public Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines, String text,
@@ -42,6 +45,25 @@ public record Perception(String streamId, long epochMs, long frameIndex, long pt
     public static Perception failed(Keyframe k, String device, int width, int height, String reason) {
         return new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), List.of(), null, null, null, device,
                 width, height, List.of(), k.eventTimeMs(), FAILED, reason);
+    }
+
+    /**
+     * A live stream's keyframe skipped because perception was behind and newer keyframes of the
+     * stream waited: it carries the last perceived keyframe's lines and objects (empty when there
+     * was none), says so in {@code reason}, and has neither embedding nor descriptor.
+     */
+    public static Perception shed(Keyframe k, String device, int width, int height, List<TextLine> carried, List<Detection> objects,
+            String reason) {
+        StringBuilder text = new StringBuilder();
+        carried.forEach(l -> text.append(l.text()).append('\n'));
+        return new Perception(k.streamId(), k.epochMs(), k.frameIndex(), k.ptsMs(), k.role(), carried, text.toString().trim(), null, null,
+                device, width, height, objects, k.eventTimeMs(), SHED, reason);
+    }
+
+    /** Whether this keyframe was skipped to keep up, its text carried from the last perceived one. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isShed() {
+        return SHED.equals(status);
     }
 
     /** Whether inference failed, so the text is unknown. */

@@ -27,6 +27,8 @@ import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
 import io.videoworld.operators.inference.GatedPerception;
+import io.videoworld.operators.inference.QueuedKeyframe;
+import io.videoworld.core.VideoDoc;
 import io.videoworld.operators.inference.MotionGateFunction;
 import io.videoworld.operators.inference.CarryDetections;
 import java.util.concurrent.TimeUnit;
@@ -147,9 +149,14 @@ public final class IngestJob {
             DetectionFunction.DetectorSettings onKeyframes = detect ? DetectOptions.detector(conf) : null;
             // The change gate compares a keyframe with its stream's last one, keyed state: keyed by stream, perceived as they come.
             SingleOutputStreamOperator<PerceptionResult> perceived = conf.get(PerceptionOptions.CHANGE_GATE)
-                    ? keyframes.keyBy(Keyframe::streamId, Types.STRING)
+                    // Stamped as the shot detector lets them go (chained, its thread), so a live stream's keyframes that queued too long
+                    // are shed; the stream documents say which streams are live.
+                    ? keyframes.map(QueuedKeyframe::now, TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes")
+                            .keyBy(QueuedKeyframe::streamId, Types.STRING)
+                            .connect(frames.getSideOutput(StreamCatalog.VIDEOS).keyBy(VideoDoc::streamId, Types.STRING))
                             .process(new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
-                                    conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis()), TypeInformation.of(PerceptionResult.class))
+                                    conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf)),
+                                    TypeInformation.of(PerceptionResult.class))
                             .name("perception, change-gated: OCR, embeddings, descriptors").uid("perception-gated")
                     : AsyncDataStream.unorderedWait(keyframes,
                                     new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),

@@ -1,5 +1,6 @@
 package io.videoworld.jobs;
 
+import io.videoworld.operators.inference.LiveShedding;
 import io.videoworld.operators.inference.ScreenGate;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
@@ -23,16 +24,31 @@ public final class PerceptionOptions {
             .defaultValue(16).withDescription("Keyframes in flight per subtask before back-pressure (each is checkpointed with its JPEG).");
 
     public static final ConfigOption<Boolean> CHANGE_GATE = ConfigOptions.key("vw.perception.change-gate").booleanType()
-            .defaultValue(false).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
+            .defaultValue(true).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
                     + "keyframe (a scroll is carried as a shift), keeping the other lines; false reads every keyframe whole, in batches "
                     + "across streams. The last keyframe is keyed state (checkpointed); with the gate on, keyframes are perceived on the "
                     + "operator's task thread, so checkpoints turn unaligned after 2 s of alignment rather than wait behind a backlog. "
-                    + "See README, Perception, for the pixels saved, the recall cost and why it is not yet the default.");
+                    + "Live streams' keyframes are shed when perception falls behind (vw.perception.live-max-queue, live-cpu-share). "
+                    + "See README, Perception, for the pixels saved and the recall cost.");
     public static final ConfigOption<Integer> CHANGE_GATE_FULL_EVERY = ConfigOptions.key("vw.perception.change-gate.full-every").intType()
             .defaultValue(20).withDescription("Every this many keyframes of a stream is read whole, which bounds what carried lines can drift.");
     public static final ConfigOption<Double> CHANGE_GATE_FULL_FRACTION = ConfigOptions.key("vw.perception.change-gate.full-fraction")
             .doubleType().defaultValue(0.5).withDescription("A keyframe whose changed bands would cover more than this share of it is read whole.");
+    public static final ConfigOption<Duration> MAX_QUEUE = ConfigOptions.key("vw.perception.live-max-queue").durationType()
+            .defaultValue(Duration.ofSeconds(3)).withDescription("With the change gate on: a keyframe of a live stream (a source with "
+                    + "neither duration nor frame count) that waited longer than this for perception is not perceived but indexed with perception_status shed, "
+                    + "the stream's last perceived text and objects carried and the reason in perception_error, so that perception keeps "
+                    + "up with the newest keyframes instead of falling minutes behind. 0 never sheds. Files are always read whole.");
+    public static final ConfigOption<Double> LIVE_CPU_SHARE = ConfigOptions.key("vw.perception.live-cpu-share").doubleType()
+            .defaultValue(0.5).withDescription("With the change gate on: the share of each perception subtask's wall-clock time that "
+                    + "perceiving live keyframes may take (measured, with a 10 s burst); a live keyframe past it is shed like one that "
+                    + "queued too long, except a stream's first. Leaves the other stages (frames, shots, detection) their CPU: on 2 cores "
+                    + "OCR would take it all and the whole job would fall behind. 0 is no limit.");
     private PerceptionOptions() {}
+
+    public static LiveShedding shedding(Configuration conf) {
+        return new LiveShedding(conf.get(MAX_QUEUE).toMillis(), conf.get(LIVE_CPU_SHARE));
+    }
 
     public static ScreenGate.Settings gate(Configuration conf) {
         return new ScreenGate.Settings(conf.get(CHANGE_GATE), conf.get(CHANGE_GATE_FULL_EVERY), conf.get(CHANGE_GATE_FULL_FRACTION));

@@ -34,9 +34,9 @@ class IngestJobWiringTest {
             List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
             assertThat(env.getCheckpointConfig().isUnalignedCheckpointsEnabled()).as("unaligned after a timeout, with the change gate").isEqualTo(on);
             if (on) {
-                assertThat(uids).contains("perception-gated", "motion-gate", "detection", "carry-detections").doesNotContain("perception");
+                assertThat(uids).contains("stamp-keyframes", "perception-gated", "motion-gate", "detection", "carry-detections").doesNotContain("perception");
             } else {
-                assertThat(uids).contains("perception", "detection").doesNotContain("perception-gated", "motion-gate", "carry-detections");
+                assertThat(uids).contains("perception", "detection").doesNotContain("stamp-keyframes", "perception-gated", "motion-gate", "carry-detections");
             }
         }
     }

@@ -2,9 +2,12 @@ package io.videoworld.operators.inference;
 
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.Detection;
+import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
+import io.videoworld.core.TextLine;
+import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.GreyFrame;
 import java.util.LinkedHashMap;
@@ -21,7 +24,7 @@ import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,8 +45,15 @@ import org.slf4j.LoggerFactory;
  * {@code vwPerceptionBatchMs}) and {@code vwPerceptionOcrPixels}, {@code vwPerceptionOcrPixelsSkipped},
  * {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial}, {@code vwPerceptionGateReused},
  * {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes} (a stream's memory).
+ *
+ * <p>Load shedding, live streams only (the second input, the stream documents, says which: a source
+ * with neither duration nor frame count): a keyframe that queued too long, or that comes while perception of live
+ * streams has used its share of the subtask's time ({@link LiveShedding}), is not perceived but
+ * recorded as {@link Perception#SHED}, the last perceived keyframe's lines and objects carried and the
+ * reason given, so the queue drains at once, the newest keyframes are read and the rest of the job
+ * keeps its CPU; {@code vwPerceptionShed} counts what it cost. A file is read whole however late.
  */
-public final class GatedPerception extends KeyedProcessFunction<String, Keyframe, PerceptionResult> {
+public final class GatedPerception extends KeyedCoProcessFunction<String, QueuedKeyframe, VideoDoc, PerceptionResult> {
     private static final Logger LOG = LoggerFactory.getLogger(GatedPerception.class);
     /** Streams whose last keyframe's luma stays decoded on the heap (about 1 MB each at 1280x800); the others decode it again. */
     static final int DECODED = 8;
@@ -52,10 +62,13 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
     private final DetectionFunction.DetectorSettings detection;
     private final ScreenGate.Settings settings;
     private final long idleMs;
+    private final LiveShedding shedding;
     private transient Perceiver perceiver;
     private transient ScreenGate gate;
     private transient ValueState<ScreenMemory> memory;
     private transient ValueState<Long> timer;
+    /** The push of this stream that is live, when it is: only its keyframes are shed. */
+    private transient ValueState<Long> liveEpoch;
     /** The luma of a few streams' last keyframes, so they need not be decoded again: a cache of what the state holds, never the truth. */
     private transient Map<String, Decoded> decoded;
     private transient Counter pixelsRead;
@@ -63,6 +76,8 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
     private transient Counter[] kinds;
     private transient Counter detectSkipped;
     private transient Counter failures;
+    private transient Counter shed;
+    private transient LiveShedding.Budget budget;
     private transient Meter frames;
     private transient Histogram ms;
     private transient Histogram stateBytes;
@@ -70,17 +85,20 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
     private record Decoded(long epochMs, long frameIndex, GreyFrame grey) {}
 
     /** {@code detection} null runs no detector on keyframes. */
-    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs) {
+    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
+            LiveShedding shedding) {
         this.models = models;
         this.detection = detection;
         this.settings = settings;
         this.idleMs = idleMs;
+        this.shedding = shedding;
     }
 
     @Override
     public void open(OpenContext ctx) throws Exception {
         memory = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate", TypeInformation.of(ScreenMemory.class)));
         timer = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate-timer", Types.LONG));
+        liveEpoch = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate-live", Types.LONG));
         perceiver = Perceiver.load(models, detection);
         gate = new ScreenGate(settings);
         decoded = new LinkedHashMap<>(16, 0.75f, true) {
@@ -95,15 +113,54 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
         kinds = new Counter[] {m.counter("vwPerceptionGateFull"), m.counter("vwPerceptionGatePartial"), m.counter("vwPerceptionGateReused")};
         detectSkipped = m.counter("vwPerceptionDetectSkipped");
         failures = m.counter("vwPerceptionFailures");
+        shed = m.counter("vwPerceptionShed");
+        budget = new LiveShedding.Budget(shedding);
         frames = m.meter("vwPerceptionFramesPerSecond", new MeterView(30));
         ms = m.histogram("vwPerceptionBatchMs", new DescriptiveStatisticsHistogram(500));
         stateBytes = m.histogram("vwPerceptionGateStateBytes", new DescriptiveStatisticsHistogram(500));
         LOG.info("change-gated perception, models from {} on {}", models, perceiver.device);
     }
 
+    /** A stream document: whether the stream's push is live (neither duration nor frame count), which is what may be shed. */
     @Override
-    public void processElement(Keyframe k, Context ctx, Collector<PerceptionResult> out) throws Exception {
+    public void processElement2(VideoDoc d, Context ctx, Collector<PerceptionResult> out) throws Exception {
+        // A screenshot folder has no duration either, but a frame count: only a source with neither is live.
+        boolean live = d.source() != null && d.source().durationMs() == null && d.source().totalFrames() == null
+                && !VideoDoc.ENDED.equals(d.status());
+        Long known = liveEpoch.value();
+        if (live && (known == null || known != d.epochMs())) {
+            liveEpoch.update(d.epochMs());
+            Long pending = timer.value();
+            if (pending == null || pending < d.lastEventTimeMs() + idleMs) {
+                IdleTimer.rearm(timer, ctx.timerService(), d.lastEventTimeMs(), idleMs);
+            }
+        } else if (!live && known != null && known == d.epochMs()) {
+            liveEpoch.clear();
+        }
+    }
+
+    @Override
+    public void processElement1(QueuedKeyframe q, Context ctx, Collector<PerceptionResult> out) throws Exception {
+        Keyframe k = q.keyframe();
+        long now = ctx.timerService().currentProcessingTime();
+        Long liveEpoch = this.liveEpoch.value();
+        boolean live = liveEpoch != null && liveEpoch == k.epochMs();
+        String shedFor = live ? budget.shed(now - q.emittedMs(), now, memory.value() == null) : null;
+        if (shedFor != null) {
+            shed(k, shedFor, ctx, out);
+            return;
+        }
         long start = System.nanoTime();
+        try {
+            perceive(k, ctx, out, start);
+        } finally {
+            if (live) {
+                budget.spent((System.nanoTime() - start) / 1_000_000);
+            }
+        }
+    }
+
+    private void perceive(Keyframe k, Context ctx, Collector<PerceptionResult> out, long start) throws Exception {
         DecodedImage image;
         float[] descriptor;
         try {
@@ -158,6 +215,23 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
         stateBytes.update(kept.bytes());
     }
 
+    /** Records a live keyframe as not perceived, carrying the stream's last perceived lines and objects; decodes nothing. */
+    private void shed(Keyframe k, String why, Context ctx, Collector<PerceptionResult> out) throws Exception {
+        ScreenMemory prev = memory.value();
+        boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
+        List<TextLine> lines = usable ? prev.lines() : List.of();
+        List<Detection> objects = usable && prev.objects() != null ? prev.objects() : List.of();
+        String reason = "shed, so newer keyframes are read first: " + why + "; "
+                + (usable ? "lines and objects carried from frame " + prev.frameIndex() : "nothing perceived earlier to carry");
+        JpegInfo info = JpegInfo.parse(k.jpeg());
+        shed.inc();
+        if (usable) {
+            IdleTimer.rearm(timer, ctx.timerService(), Math.max(k.eventTimeMs(), prev.eventTimeMs()), idleMs);
+        }
+        out.collect(new PerceptionResult(Perception.shed(k, perceiver.device, info == null ? 0 : info.width(), info == null ? 0 : info.height(),
+                lines, objects, reason), null));
+    }
+
     /** Objects of a keyframe: detected again where enough changed, else the last keyframe's. */
     private List<Detection> objects(List<Detection> lastObjects, ScreenGate.Plan plan, DecodedImage image) {
         if (perceiver.detector == null) {
@@ -182,6 +256,7 @@ public final class GatedPerception extends KeyedProcessFunction<String, Keyframe
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<PerceptionResult> out) throws Exception {
         memory.clear();
         timer.clear();
+        liveEpoch.clear();
         decoded.remove(ctx.getCurrentKey());
     }
 

@@ -18,8 +18,12 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import io.videoworld.core.Perception;
+import io.videoworld.core.SourceInfo;
+import io.videoworld.core.SourceKind;
+import io.videoworld.core.VideoDoc;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,9 +36,23 @@ class GatedPerceptionTest {
     private static final long EVENT = 1_700_000_000_000L;
     private static final long IDLE = 60_000;
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, Keyframe, PerceptionResult> harness() throws Exception {
-        return new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new GatedPerception(ModelDirectory.locate().toString(),
-                null, new ScreenGate.Settings(true, 20, 0.5), IDLE)), Keyframe::streamId, Types.STRING);
+    private static final long MAX_QUEUE = 3_000;
+
+    private static KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> harness() throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(new GatedPerception(ModelDirectory.locate().toString(),
+                null, new ScreenGate.Settings(true, 20, 0.5), IDLE, new LiveShedding(MAX_QUEUE, 0))), QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING);
+    }
+
+    /** A keyframe emitted at processing time 0 (the harness's clock starts there). */
+    private static void process(KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> h, Keyframe k)
+            throws Exception {
+        h.processElement1(new QueuedKeyframe(k, 0), k.eventTimeMs());
+    }
+
+    /** The stream document of a push of {@code stream}: live (neither duration nor frame count) or a folder of 60 screenshots. */
+    private static VideoDoc stream(String stream, boolean live) {
+        SourceInfo info = new SourceInfo(1, null, live ? null : 60L, "jpeg", false, 0, 0, null, null, 1280, 800, 1);
+        return new VideoDoc(stream, SourceKind.SCREEN, "test", info, 5L, EVENT, EVENT, 0, 1, 1, 0, 0, 1280, 800, VideoDoc.LIVE);
     }
 
     private static Keyframe keyframe(String stream, long frame, byte[] jpeg) {
@@ -49,7 +67,7 @@ class GatedPerceptionTest {
         return out.toByteArray();
     }
 
-    private static List<TextLine> lines(KeyedOneInputStreamOperatorTestHarness<String, Keyframe, PerceptionResult> h, int i) {
+    private static List<TextLine> lines(KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> h, int i) {
         return h.extractOutputValues().get(i).value().lines();
     }
 
@@ -70,24 +88,24 @@ class GatedPerceptionTest {
         List<TextLine> uninterrupted;
         try (var h = harness()) {
             h.open();
-            h.processElement(k1, k1.eventTimeMs());
-            h.processElement(k2, k2.eventTimeMs());
+            process(h, k1);
+            process(h, k2);
             assertThat(h.numKeyedStateEntries()).as("the last keyframe and its timer").isEqualTo(2);
             assertThat(lines(h, 1)).extracting(l -> l.text().replace(" ", "")).anyMatch(t -> t.contains("deadlinefriday"));
             snapshot = h.snapshot(1, 1);
             // One stream's checkpointed memory is its last keyframe's JPEG and lines, not the 1 MB of luma the gate compares.
             assertThat(snapshot.getStateSize()).as("checkpointed bytes for one 1280x800 stream").isLessThan(k2.jpeg().length + 20_000L);
             System.out.printf("gated perception: %d bytes checkpointed for one stream (its keyframe's JPEG: %d)%n", snapshot.getStateSize(), k2.jpeg().length);
-            h.processElement(k3, k3.eventTimeMs());
+            process(h, k3);
             uninterrupted = lines(h, 2);
 
-            h.processElement(keyframe("broken", 1, MalformedRecords.headerOnly(1280, 800)), EVENT);
+            process(h, keyframe("broken", 1, MalformedRecords.headerOnly(1280, 800)));
             PerceptionResult broken = h.extractOutputValues().get(3);
             assertThat(broken.value().isFailed()).isTrue();
             assertThat(broken.deadLetter().stage()).isEqualTo(PerceptionFunction.STAGE);
             assertThat(h.numKeyedStateEntries()).as("nothing kept for a keyframe that does not decode").isEqualTo(2);
 
-            h.processWatermark(k3.eventTimeMs() + IDLE);
+            h.processBothWatermarks(new org.apache.flink.streaming.api.watermark.Watermark(k3.eventTimeMs() + IDLE));
             assertThat(h.numKeyedStateEntries()).isZero();
             assertThat(h.numEventTimeTimers()).isZero();
         }
@@ -95,15 +113,52 @@ class GatedPerceptionTest {
             restored.initializeState(snapshot);
             restored.open();
             assertThat(restored.numKeyedStateEntries()).isEqualTo(2);
-            restored.processElement(k3, k3.eventTimeMs());
+            process(restored, k3);
             assertThat(lines(restored, 0)).as("the same lines as without the restart").isEqualTo(uninterrupted);
         }
         try (var fresh = harness()) {
             fresh.open();
-            fresh.processElement(k3, k3.eventTimeMs());
+            process(fresh, k3);
             List<String> whole = new ArrayList<>(lines(fresh, 0).stream().map(l -> l.text().replace(" ", "")).toList());
             long found = uninterrupted.stream().filter(l -> whole.remove(l.text().replace(" ", ""))).count();
             assertThat((double) found / uninterrupted.size()).as("a whole read without the state finds the same text").isGreaterThanOrEqualTo(0.9);
+        }
+    }
+
+    @Test
+    void aLiveStreamShedsWhatQueuedTooLongCarryingItsTextAndAFolderIsReadWhole() throws Exception {
+        List<String> doc = Screens.document(30, 11);
+        List<String> typed = new ArrayList<>(doc);
+        typed.set(6, doc.get(6) + " deadline friday");
+        Keyframe k1 = keyframe("live", 1, jpeg(Screens.render("Notes - Editor", doc, 0).image()));
+        Keyframe k2 = keyframe("live", 2, jpeg(Screens.render("Notes - Editor", typed, 0).image()));
+        Keyframe k3 = keyframe("live", 3, k2.jpeg());
+        try (var h = harness()) {
+            h.open();
+            h.processElement2(stream("live", true), EVENT);
+            h.processElement2(stream("folder", false), EVENT);
+            h.setProcessingTime(1_000);
+            process(h, k1);
+            h.setProcessingTime(10_000);
+            process(h, k2);
+            Perception read = h.extractOutputValues().get(0).value();
+            Perception shed = h.extractOutputValues().get(1).value();
+            assertThat(read.status()).isEqualTo(Perception.OK);
+            assertThat(shed.isShed()).as("queued 10 s, over the 3 s limit").isTrue();
+            assertThat(shed.isFailed()).isFalse();
+            assertThat(shed.lines()).as("the last perceived lines, carried").isEqualTo(read.lines()).isNotEmpty();
+            assertThat(shed.failure()).contains("shed").contains("carried from frame 1");
+            assertThat(shed.width()).isEqualTo(1280);
+            h.processElement1(new QueuedKeyframe(k3, 9_000), k3.eventTimeMs());
+            Perception fresh = h.extractOutputValues().get(2).value();
+            assertThat(fresh.status()).as("queued 1 s: read").isEqualTo(Perception.OK);
+            assertThat(fresh.lines()).extracting(l -> l.text().replace(" ", "")).anyMatch(t -> t.contains("deadlinefriday"));
+
+            process(h, keyframe("folder", 1, k2.jpeg()));
+            assertThat(h.extractOutputValues().get(3).value().status()).as("a screenshot folder is read however long it queued")
+                    .isEqualTo(Perception.OK);
+            h.processBothWatermarks(new org.apache.flink.streaming.api.watermark.Watermark(k3.eventTimeMs() + IDLE));
+            assertThat(h.numKeyedStateEntries()).as("nothing left behind, liveness included").isZero();
         }
     }
 }
