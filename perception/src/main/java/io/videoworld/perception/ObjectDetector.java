@@ -27,13 +27,15 @@ import org.slf4j.LoggerFactory;
  * already spreads one image over the cores, and a batch only adds memory traffic. A model
  * exported with a fixed batch of one is noticed on the first refusal and fed image by image. Each box gets its colour histogram for the
  * tracker. Open one per operator subtask; {@link #detect} may be called from several threads at
- * once (one model, a predictor per calling thread).
+ * once (one model; predictors are lent out one per call at once, so there are as many as calls
+ * ever ran together, however many threads called).
  */
 public final class ObjectDetector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectDetector.class);
 
     private final ZooModel<DecodedImage, List<Detection>> model;
-    private final ThreadLocal<Predictor<DecodedImage, List<Detection>>> predictor;
+    private final java.util.concurrent.ConcurrentLinkedQueue<Predictor<DecodedImage, List<Detection>>> idle =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final List<Predictor<DecodedImage, List<Detection>>> predictors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String device;
     private final String spec;
@@ -41,11 +43,6 @@ public final class ObjectDetector implements AutoCloseable {
 
     private ObjectDetector(ZooModel<DecodedImage, List<Detection>> model, String spec) {
         this.model = model;
-        this.predictor = ThreadLocal.withInitial(() -> {
-            Predictor<DecodedImage, List<Detection>> p = model.newPredictor();
-            predictors.add(p);
-            return p;
-        });
         this.spec = spec;
         this.device = model.getNDManager().getDevice().isGpu() ? "gpu" : "cpu";
         this.batchable = "gpu".equals(device);
@@ -129,9 +126,23 @@ public final class ObjectDetector implements AutoCloseable {
     }
 
     private List<List<Detection>> run(List<DecodedImage> images) throws TranslateException {
+        // A DJL predictor is not thread-safe, the model is: each call borrows an idle predictor or makes one.
+        Predictor<DecodedImage, List<Detection>> predictor = idle.poll();
+        if (predictor == null) {
+            predictor = model.newPredictor();
+            predictors.add(predictor);
+        }
+        try {
+            return run(predictor, images);
+        } finally {
+            idle.add(predictor);
+        }
+    }
+
+    private List<List<Detection>> run(Predictor<DecodedImage, List<Detection>> predictor, List<DecodedImage> images) throws TranslateException {
         if (batchable && images.size() > 1) {
             try {
-                return predictor.get().batchPredict(images);
+                return predictor.batchPredict(images);
             } catch (TranslateException | RuntimeException e) {
                 batchable = false;
                 LOG.warn("detector {} refused a batch of {} ({}); feeding images one at a time", spec, images.size(), e.getMessage());
@@ -139,7 +150,7 @@ public final class ObjectDetector implements AutoCloseable {
         }
         List<List<Detection>> out = new ArrayList<>(images.size());
         for (DecodedImage img : images) {
-            out.add(predictor.get().predict(img));
+            out.add(predictor.predict(img));
         }
         return out;
     }
