@@ -27,6 +27,9 @@ public final class DetectOptions {
             .defaultValue(0.1).withDescription("Boxes below this confidence are dropped; weak boxes still help the tracker.");
     public static final ConfigOption<Integer> MAX_BATCH = ConfigOptions.key("vw.detect.max-batch").intType()
             .defaultValue(16).withDescription("Most frames in one detector batch per subtask.");
+    public static final ConfigOption<Integer> WORKERS = ConfigOptions.key("vw.detect.workers").intType()
+            .defaultValue(1).withDescription("Detector calls run at once per subtask (one model, a predictor per worker): on a CPU one "
+                    + "call of a small detector leaves cores idle; results keep their order.");
     public static final ConfigOption<Duration> MAX_WAIT = ConfigOptions.key("vw.detect.max-wait").durationType()
             .defaultValue(Duration.ofMillis(50)).withDescription("Longest a frame waits for its batch to fill.");
     public static final ConfigOption<Duration> TIMEOUT = ConfigOptions.key("vw.detect.timeout").durationType()

@@ -183,7 +183,7 @@ public final class IngestJob {
                     .name("motion gate").uid("motion-gate") : samples;
             SingleOutputStreamOperator<DetectedFrame> detectedOrCarried = AsyncDataStream.orderedWait(toDetect,
                             new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
-                                    conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
+                                    conf.get(DetectOptions.WORKERS), conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
                             conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
                     .name("object detection").uid("detection")
                     .process(new SplitDeadLetters<DetectionResult, DetectedFrame>(), TypeInformation.of(DetectedFrame.class))

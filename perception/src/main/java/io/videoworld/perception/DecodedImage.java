@@ -39,29 +39,38 @@ public record DecodedImage(int width, int height, byte[] bgr) {
         float[] out = new float[w * h * 3];
         double sx = (double) width / w;
         double sy = (double) height / h;
+        // The columns' source offsets and weights are the same on every row: computed once, not per pixel.
+        int[] x0s = new int[w];
+        int[] x1s = new int[w];
+        double[] dxs = new double[w];
+        for (int x = 0; x < w; x++) {
+            double fx = x * sx;
+            int x0 = Math.min((int) fx, width - 1);
+            x0s[x] = x0 * 3;
+            x1s[x] = Math.min(x0 + 1, width - 1) * 3;
+            dxs[x] = fx - x0;
+        }
         for (int y = 0; y < h; y++) {
             double fy = y * sy;
             int y0 = Math.min((int) fy, height - 1);
-            int y1 = Math.min(y0 + 1, height - 1);
+            int row0 = y0 * width * 3;
+            int row1 = Math.min(y0 + 1, height - 1) * width * 3;
             double dy = fy - y0;
             for (int x = 0; x < w; x++) {
-                double fx = x * sx;
-                int x0 = Math.min((int) fx, width - 1);
-                int x1 = Math.min(x0 + 1, width - 1);
-                double dx = fx - x0;
+                double dx = dxs[x];
+                int a = row0 + x0s[x];
+                int b = row0 + x1s[x];
+                int c0 = row1 + x0s[x];
+                int d = row1 + x1s[x];
                 int o = (y * w + x) * 3;
                 for (int c = 0; c < 3; c++) {
-                    double top = px(x0, y0, c) * (1 - dx) + px(x1, y0, c) * dx;
-                    double bottom = px(x0, y1, c) * (1 - dx) + px(x1, y1, c) * dx;
+                    double top = (bgr[a + c] & 0xFF) * (1 - dx) + (bgr[b + c] & 0xFF) * dx;
+                    double bottom = (bgr[c0 + c] & 0xFF) * (1 - dx) + (bgr[d + c] & 0xFF) * dx;
                     out[o + 2 - c] = (float) (top * (1 - dy) + bottom * dy);
                 }
             }
         }
         return out;
-    }
-
-    private int px(int x, int y, int c) {
-        return bgr[(y * width + x) * 3 + c] & 0xFF;
     }
 
     /**

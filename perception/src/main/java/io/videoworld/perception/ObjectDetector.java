@@ -26,20 +26,23 @@ import org.slf4j.LoggerFactory;
  * 0.61x the frames/s of batch 1 ({@code bin/videoworld bench inference}, 2 cores): OnnxRuntime
  * already spreads one image over the cores, and a batch only adds memory traffic. A model
  * exported with a fixed batch of one is noticed on the first refusal and fed image by image. Each box gets its colour histogram for the
- * tracker. Open one per operator subtask.
+ * tracker. Open one per operator subtask; {@link #detect} may be called from several threads at
+ * once (one model; predictors are lent out one per call at once, so there are as many as calls
+ * ever ran together, however many threads called).
  */
 public final class ObjectDetector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectDetector.class);
 
     private final ZooModel<DecodedImage, List<Detection>> model;
-    private final Predictor<DecodedImage, List<Detection>> predictor;
+    private final java.util.concurrent.ConcurrentLinkedQueue<Predictor<DecodedImage, List<Detection>>> idle =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final List<Predictor<DecodedImage, List<Detection>>> predictors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String device;
     private final String spec;
-    private boolean batchable;
+    private volatile boolean batchable;
 
     private ObjectDetector(ZooModel<DecodedImage, List<Detection>> model, String spec) {
         this.model = model;
-        this.predictor = model.newPredictor();
         this.spec = spec;
         this.device = model.getNDManager().getDevice().isGpu() ? "gpu" : "cpu";
         this.batchable = "gpu".equals(device);
@@ -76,8 +79,10 @@ public final class ObjectDetector implements AutoCloseable {
                     + " engine, which is not on the classpath (TorchScript: build with mvn -Ptorch)");
         }
         try {
-            ZooModel<DecodedImage, List<Detection>> m = Criteria.builder().setTypes(DecodedImage.class, (Class<List<Detection>>) (Class<?>) List.class)
-                    .optModelPath(file).optEngine(engine).optTranslator(translator).build().loadModel();
+            Criteria.Builder<DecodedImage, List<Detection>> c = Criteria.builder()
+                    .setTypes(DecodedImage.class, (Class<List<Detection>>) (Class<?>) List.class)
+                    .optModelPath(file).optEngine(engine).optTranslator(translator);
+            ZooModel<DecodedImage, List<Detection>> m = ("OnnxRuntime".equals(engine) ? OrtSessions.tuned(c) : c).build().loadModel();
             ObjectDetector d = new ObjectDetector(m, spec);
             LOG.info("detector {} from {} on {} ({} engine)", spec, file, d.device, engine);
             return d;
@@ -121,6 +126,20 @@ public final class ObjectDetector implements AutoCloseable {
     }
 
     private List<List<Detection>> run(List<DecodedImage> images) throws TranslateException {
+        // A DJL predictor is not thread-safe, the model is: each call borrows an idle predictor or makes one.
+        Predictor<DecodedImage, List<Detection>> predictor = idle.poll();
+        if (predictor == null) {
+            predictor = model.newPredictor();
+            predictors.add(predictor);
+        }
+        try {
+            return run(predictor, images);
+        } finally {
+            idle.add(predictor);
+        }
+    }
+
+    private List<List<Detection>> run(Predictor<DecodedImage, List<Detection>> predictor, List<DecodedImage> images) throws TranslateException {
         if (batchable && images.size() > 1) {
             try {
                 return predictor.batchPredict(images);
@@ -138,7 +157,7 @@ public final class ObjectDetector implements AutoCloseable {
 
     @Override
     public void close() {
-        predictor.close();
+        predictors.forEach(Predictor::close);
         model.close();
     }
 }

@@ -87,8 +87,8 @@ public final class OcrEngine implements AutoCloseable {
     }
 
     private static ZooModel<NDList, NDList> model(Path file) throws ModelNotFoundException, MalformedModelException, IOException {
-        return Criteria.builder().setTypes(NDList.class, NDList.class).optModelPath(file).optEngine("OnnxRuntime")
-                .optTranslator(new NoopTranslator()).build().loadModel();
+        return OrtSessions.tuned(Criteria.builder().setTypes(NDList.class, NDList.class).optModelPath(file).optEngine("OnnxRuntime")
+                .optTranslator(new NoopTranslator())).build().loadModel();
     }
 
     /** The lines of text in a JPEG or PNG, top to bottom, left to right. */

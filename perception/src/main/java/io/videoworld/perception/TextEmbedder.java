@@ -52,9 +52,9 @@ public final class TextEmbedder implements AutoCloseable {
         HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(dir.resolve("tokenizer.json"),
                 Map.of("maxLength", "256", "truncation", "true", "padding", "false"));
         try {
-            ZooModel<String, float[]> model = Criteria.builder().setTypes(String.class, float[].class)
+            ZooModel<String, float[]> model = OrtSessions.tuned(Criteria.builder().setTypes(String.class, float[].class)
                     .optModelPath(dir.resolve("model.onnx")).optEngine("OnnxRuntime")
-                    .optTranslator(new MiniLmTranslator(tokenizer)).build().loadModel();
+                    .optTranslator(new MiniLmTranslator(tokenizer))).build().loadModel();
             return new TextEmbedder(tokenizer, model);
         } catch (ModelNotFoundException | MalformedModelException e) {
             tokenizer.close();

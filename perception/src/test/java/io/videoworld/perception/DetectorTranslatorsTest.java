@@ -127,4 +127,35 @@ class DetectorTranslatorsTest {
         }
         return s;
     }
+
+    @Test
+    void resizeForCenterNetIsTensorFlowsBilinearWithoutHalfPixelCentres() {
+        java.util.Random rnd = new java.util.Random(7);
+        for (int[] size : new int[][] {{640, 360}, {37, 23}, {1280, 800}}) {
+            byte[] bgr = new byte[size[0] * size[1] * 3];
+            rnd.nextBytes(bgr);
+            DecodedImage img = new DecodedImage(size[0], size[1], bgr);
+            float[] out = img.rgbResized(512, 512);
+            // Written out per pixel, the definition: source = destination * scale, RGB out of BGR.
+            double sx = size[0] / 512.0;
+            double sy = size[1] / 512.0;
+            for (int y = 0; y < 512; y += 7) {
+                for (int x = 0; x < 512; x += 5) {
+                    int x0 = Math.min((int) (x * sx), size[0] - 1);
+                    int y0 = Math.min((int) (y * sy), size[1] - 1);
+                    int x1 = Math.min(x0 + 1, size[0] - 1);
+                    int y1 = Math.min(y0 + 1, size[1] - 1);
+                    double dx = x * sx - x0;
+                    double dy = y * sy - y0;
+                    for (int c = 0; c < 3; c++) {
+                        int cc = c;
+                        java.util.function.BiFunction<Integer, Integer, Integer> px = (xx, yy) -> bgr[(yy * size[0] + xx) * 3 + cc] & 0xFF;
+                        double top = px.apply(x0, y0) * (1 - dx) + px.apply(x1, y0) * dx;
+                        double bottom = px.apply(x0, y1) * (1 - dx) + px.apply(x1, y1) * dx;
+                        assertThat(out[(y * 512 + x) * 3 + 2 - c]).isEqualTo((float) (top * (1 - dy) + bottom * dy));
+                    }
+                }
+            }
+        }
+    }
 }

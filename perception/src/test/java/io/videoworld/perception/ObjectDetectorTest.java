@@ -71,6 +71,27 @@ class ObjectDetectorTest {
         assertThat(detector.device()).isIn("cpu", "gpu");
     }
 
+    @Test
+    void twoThreadsDetectingAtOnceEachGetWhatOneThreadGets() throws Exception {
+        List<Detection> alone = detector.detect(List.of(messi)).get(0);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<List<Detection>>> runs = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                runs.add(pool.submit(() -> detector.detect(List.of(messi)).get(0)));
+            }
+            for (java.util.concurrent.Future<List<Detection>> run : runs) {
+                List<Detection> got = run.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(got).extracting(Detection::category).containsExactlyElementsOf(alone.stream().map(Detection::category).toList());
+                for (int i = 0; i < alone.size(); i++) {
+                    assertThat(got.get(i).score()).isCloseTo(alone.get(i).score(), within(1e-4));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static Detection best(List<Detection> found, String category) {
         return found.stream().filter(d -> d.category().equals(category)).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + category + " in " + found));

@@ -28,11 +28,18 @@ public abstract class BatchedInference<I, O> extends RichAsyncFunction<I, O> {
     private final String metricPrefix;
     private final int maxBatch;
     private final long maxWaitMs;
+    private final int workers;
     private transient MicroBatcher<I, O> batcher;
     private transient Counter timeouts;
     private transient Counter failures;
 
     protected BatchedInference(String metricPrefix, int maxBatch, long maxWaitMs) {
+        this(metricPrefix, 1, maxBatch, maxWaitMs);
+    }
+
+    /** @param workers batches run at once per subtask; above one, {@link #infer} must be thread-safe */
+    protected BatchedInference(String metricPrefix, int workers, int maxBatch, long maxWaitMs) {
+        this.workers = workers;
         this.metricPrefix = metricPrefix;
         this.maxBatch = maxBatch;
         this.maxWaitMs = maxWaitMs;
@@ -60,12 +67,14 @@ public abstract class BatchedInference<I, O> extends RichAsyncFunction<I, O> {
         Meter frames = metrics.meter(metricPrefix + "FramesPerSecond", new MeterView(30));
         timeouts = metrics.counter(metricPrefix + "Timeouts");
         failures = metrics.counter(metricPrefix + "Failures");
-        batcher = new MicroBatcher<>(metricPrefix + "-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), maxBatch, maxWaitMs,
-                this::infer, (size, nanos) -> {
-                    batchSize.update(size);
-                    batchMs.update(nanos / 1_000_000);
-                    frames.markEvent(size);
-                });
+        batcher = new MicroBatcher<>(metricPrefix + "-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), workers, maxBatch,
+                maxWaitMs, this::infer, (size, nanos) -> {
+                    synchronized (batchSize) { // several workers may report at once; the meter's counter is not atomic
+                        batchSize.update(size);
+                        batchMs.update(nanos / 1_000_000);
+                        frames.markEvent(size);
+                    }
+                }, 2, 200);
     }
 
     @Override

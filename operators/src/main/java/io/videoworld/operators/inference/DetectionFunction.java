@@ -37,7 +37,12 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     public record DetectorSettings(String model, List<String> labels, int inputSize, double minScore) implements java.io.Serializable {}
 
     public DetectionFunction(String models, DetectorSettings settings, int maxBatch, long maxWaitMs) {
-        super("vwDetect", maxBatch, maxWaitMs);
+        this(models, settings, 1, maxBatch, maxWaitMs);
+    }
+
+    /** @param workers detector calls at once per subtask (one session, a predictor per worker) */
+    public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs) {
+        super("vwDetect", workers, maxBatch, maxWaitMs);
         this.models = models;
         this.settings = settings;
     }

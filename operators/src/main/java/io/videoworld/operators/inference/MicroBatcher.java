@@ -14,7 +14,10 @@ import java.util.function.Function;
  * thread, so frames from many streams share one model call. Each request gets its own future.
  * When a batch fails, each of its requests is run alone, so one bad input cannot fail the others,
  * and a request that fails alone is retried {@code retries} times with doubling backoff before
- * its future fails: a transient failure (memory, a busy device) costs time, not data.
+ * its future fails: a transient failure (memory, a busy device) costs time, not data. With
+ * {@code workers} above one, that many threads take batches off the same queue, so a model whose
+ * single call cannot fill the cores (a small detector on a CPU) runs several calls at once; the
+ * work function must then be thread-safe, and results may complete out of submission order.
  *
  * @param <I> request
  * @param <O> result
@@ -26,7 +29,7 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
     private final int maxBatch;
     private final long maxWaitMs;
     private final Function<List<I>, List<O>> work;
-    private final Thread worker;
+    private final List<Thread> workers = new ArrayList<>();
     private final BatchListener listener;
     private final int retries;
     private final long backoffMs;
@@ -44,15 +47,27 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
 
     public MicroBatcher(String name, int maxBatch, long maxWaitMs, Function<List<I>, List<O>> work, BatchListener listener, int retries,
             long backoffMs) {
+        this(name, 1, maxBatch, maxWaitMs, work, listener, retries, backoffMs);
+    }
+
+    /** @param threads workers running batches at once, at least one */
+    public MicroBatcher(String name, int threads, int maxBatch, long maxWaitMs, Function<List<I>, List<O>> work, BatchListener listener,
+            int retries, long backoffMs) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, was " + threads);
+        }
         this.retries = retries;
         this.backoffMs = backoffMs;
         this.maxBatch = maxBatch;
         this.maxWaitMs = maxWaitMs;
         this.work = work;
         this.listener = listener;
-        this.worker = new Thread(this::loop, name);
-        worker.setDaemon(true);
-        worker.start();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(this::loop, threads == 1 ? name : name + "-" + i);
+            t.setDaemon(true);
+            workers.add(t);
+        }
+        workers.forEach(Thread::start);
     }
 
     public CompletableFuture<O> submit(I input) {
@@ -128,6 +143,9 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         running = false;
-        worker.join(60_000);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (Thread t : workers) {
+            t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        }
     }
 }

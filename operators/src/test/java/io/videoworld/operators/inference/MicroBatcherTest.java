@@ -51,4 +51,26 @@ class MicroBatcherTest {
             assertThat(b.submit(3).get(5, TimeUnit.SECONDS)).isEqualTo(3);
         }
     }
+
+    @Test
+    void twoWorkersRunTwoBatchesAtOnceAndEachRequestKeepsItsAnswer() throws Exception {
+        // Each batch waits until a second batch is running beside it: one worker alone would never get past the first.
+        java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
+        try (MicroBatcher<Integer, String> b = new MicroBatcher<>("test", 2, 1, 0, in -> {
+            try {
+                both.await(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("no second batch ran at the same time", e);
+            }
+            return in.stream().map(i -> "frame-" + i).toList();
+        }, (n, nanos) -> { }, 0, 1)) {
+            List<CompletableFuture<String>> out = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                out.add(b.submit(i));
+            }
+            for (int i = 0; i < 6; i++) {
+                assertThat(out.get(i).get(10, TimeUnit.SECONDS)).isEqualTo("frame-" + i);
+            }
+        }
+    }
 }
