@@ -30,6 +30,11 @@ final class WindowKinds {
     private static final Pattern FOLDER_ROW = Pattern.compile("\\d+\\s?[kKM]B\\s+Folder");
     private static final Pattern FILE_TAB = Pattern.compile("\\w[\\w.+-]*\\.(txt|md|java|py|c|h|js|ts|json|xml|yml|yaml|sh|conf|cfg|ini|rs|go|rb|html|css|csv)\\b",
             Pattern.CASE_INSENSITIVE);
+    /**
+     * A tab strip of file names as OCR reads it: a tab cut short by its width ("notes.t" at the end
+     * of the strip) or two tabs read as one word ("notes.txtplan.md").
+     */
+    private static final Pattern FILE_TABS_READ = Pattern.compile("\\w\\.(tx?$|xt$|txt\\w|md\\w)", Pattern.CASE_INSENSITIVE);
 
     private WindowKinds() {}
 
@@ -52,7 +57,8 @@ final class WindowKinds {
         if (head.stream().limit(12).anyMatch(l -> PLACES.matcher(l.strip()).find()) || count(head, FOLDER_ROW) >= 3) {
             return FILES;
         }
-        if (FILE_TAB.matcher(chrome.split(WindowChrome.PARTS)[0]).find()) {
+        String strip = chrome.split(WindowChrome.PARTS)[0].strip();
+        if (FILE_TAB.matcher(strip).find() || FILE_TABS_READ.matcher(strip).find()) {
             return EDITOR;
         }
         return null;

@@ -64,14 +64,18 @@ class DesktopMemoryEvalTest {
                         folder -> DesktopSession.write(folder != null ? folder : tmp.resolve("s" + seed), seed, seconds, EPOCH));
                 long t1 = System.nanoTime();
                 String stream = "desk-" + seed;
-                ScreenMemoryRun.Result r = run.remember(cache.ticks(stream + "-" + seconds + "-" + width + "-" + every,
-                        () -> run.perceive(stream, s.folder(), EPOCH)));
+                List<ScreenMemoryRun.Tick> ticks = cache.ticks(stream + "-" + seconds + "-" + width + "-" + every,
+                        () -> run.perceive(stream, s.folder(), EPOCH));
+                ScreenMemoryRun.Result r = run.remember(ticks);
                 long t2 = System.nanoTime();
                 ScreenMemoryScore score = ScreenMemoryScore.of(s, r);
                 System.out.printf("seed %d %s: %s; %d keyframes, render %.1f s, pipeline %.1f s (OCR %.1f s)%n", seed, s.variant(), score,
                         r.keyframes(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, r.ocrMs() / 1e3);
                 if (verbose) {
                     s.truth().forEach(a -> System.out.println("  truth " + a));
+                    if (Boolean.getBoolean("vw.eval.keyframes")) {
+                        ScreenMemoryRun.printKeyframes(ticks);
+                    }
                     r.batches().forEach(b -> System.out.printf("  batch %d %.0f-%.0f %s->%d app=%s title=%s%n", b.batchSeq(), b.startPtsMs() / 1e3,
                             b.endPtsMs() / 1e3, b.relation(), b.relatedBatch(), b.app(), b.title()));
                     for (EpisodeDoc e : r.events()) {
