@@ -55,6 +55,10 @@ final class ScreenContinuity {
         if (sameTitle) {
             return overlap >= SOME_LINES || Vectors.cosine(before.textEmbedding(), next.textEmbedding()) >= EpisodePolicy.TASK_CHANGE;
         }
+        if (ma == null && mb == null && WindowKinds.TERMINAL.equals(appA) && WindowKinds.TERMINAL.equals(appB)) {
+            // A shell without a title bar: its top line (taken for a title) scrolls away as commands run; some output stays.
+            return overlap >= SOME_LINES;
+        }
         return overlap >= SAME_LINES;
     }
 

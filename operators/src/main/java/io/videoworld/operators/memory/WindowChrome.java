@@ -40,7 +40,8 @@ final class WindowChrome {
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
     private static final Pattern MAN = Pattern.compile("manual page \\S+ line \\d+", Pattern.CASE_INSENSITIVE);
     /** OCR drops the spaces around a title's dash: then only a plain name after the last one ("Pictures-Files") is an app. */
-    private static final Pattern NAME_AFTER_DASH = Pattern.compile("[-\u2013\u2014]\\s*(\\p{L}[\\p{L} ]{2,24})$");
+    private static final Pattern NAME_AFTER_DASH = Pattern.compile("(?<=[\\p{L}\\p{N}|)\\]. ])[-\u2013\u2014]\\s*(\\p{L}[\\p{L} ]{2,24})$");
+    private static final Pattern HYPHENATED = Pattern.compile("\\p{L}[-\u2013]\\p{L}+[-\u2013]\\s*\\p{L}[\\p{L} ]{2,24}$");
     private static final Pattern SPACED_DASH = Pattern.compile("\\s[-\u2013\u2014]\\s?|\\s?[-\u2013\u2014]\\s");
 
     private WindowChrome() {}
@@ -77,7 +78,7 @@ final class WindowChrome {
             }
             row.sort(Comparator.comparingDouble(TextLine::x));
             // A notification is a box in a top corner, over the window: a piece that starts that far right is not a title.
-            row.removeIf(l -> l.x() >= p.width() * CORNER && norm(l.text()).length() > 4);
+            row.removeIf(l -> l.x() >= p.width() * CORNER && norm(l.text()).length() >= 3);
             List<TextLine> piece = new ArrayList<>();
             for (TextLine l : row) {
                 boolean control = norm(l.text()).length() <= 4 && (l.x() > p.width() * 0.88 || l.x() + l.width() < p.width() * 0.06);
@@ -174,7 +175,8 @@ final class WindowChrome {
                 }
             }
             Matcher plain = NAME_AFTER_DASH.matcher(t);
-            if (plain.find()) {
+            // "gsettings-desktop-schemas": a hyphenated word (two dashes in one word) names no app.
+            if (plain.find() && !HYPHENATED.matcher(t).find()) {
                 return norm(plain.group(1));
             }
             if (PROMPT.matcher(t).find()) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
  * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
  * reported apart, and questions about the sessions' text answered with clips ({@link ScreenAnswersScore}).
- * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead (and asserts
+ * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh} the second held-out set (and asserts
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone).
@@ -44,9 +44,10 @@ class DesktopMemoryEvalTest {
         List<Long> seeds = switch (which) {
             case "held-out" -> DesktopSession.HELD_OUT;
             case "tuning" -> DesktopSession.TUNING;
+            case "fresh" -> DesktopSession.FRESH;
             default -> Arrays.stream(which.split(",")).map(Long::parseLong).toList();
         };
-        seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", 5)));
+        seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", seeds.size())));
         int seconds = Integer.getInteger("vw.eval.seconds", 300);
         int width = Integer.getInteger("vw.eval.width", 640);
         double every = Double.parseDouble(System.getProperty("vw.eval.keyframe-every", "4"));
