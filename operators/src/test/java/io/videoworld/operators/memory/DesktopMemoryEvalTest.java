@@ -28,12 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DesktopMemoryEvalTest {
     private static final long EPOCH = 1_700_000_000_000L;
-    // Floors, not targets (#13 asks 0.9 / 90% / 90%): about 0.1 under what the held-out run gives here
-    // (F1 0.86, returns 67%, names 83%), because another machine's man pages and docs give other text
-    // and OCR varies from run to run; they catch a regression, the printed figures are the claim.
-    private static final double F1_FLOOR = 0.75;
-    private static final double RETURNS_FLOOR = 0.5;
-    private static final double APPS_FLOOR = 0.7;
+    // Floors, not targets (#13 asks 0.9 / 90% / 90%): under what the held-out run gives here
+    // (F1 0.92, returns 12 of 15, names 88%), because another machine's man pages and docs give other
+    // text and OCR varies from run to run (a return or two flips); they catch a regression, the
+    // printed figures are the claim.
+    private static final double F1_FLOOR = 0.85;
+    private static final double RETURNS_FLOOR = 0.65;
+    private static final double APPS_FLOOR = 0.8;
 
     @TempDir
     Path tmp;
