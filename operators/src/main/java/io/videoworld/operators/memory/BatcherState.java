@@ -27,13 +27,16 @@ import java.util.List;
  */
 public record BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, long emittedUntilPts, List<PendingShot> pending,
         List<Perception> orphans, List<TrackDoc> tracks, List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long idleTimerAt,
-        long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe, List<ScreenReturns.View> views) {
+        long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe, List<View> views) {
 
     public BatcherState {
         // State written before tasks were kept restores with none.
         tasks = tasks == null ? List.of() : tasks;
         views = views == null ? List.of() : views;
     }
+
+    /** Screens: what the last keyframe of batch {@code batchSeq} showed ({@code lines}: its content, normalised), and the first batch of its activity ({@link ScreenReturns}). */
+    public record View(long batchSeq, long activity, List<String> lines) {}
 
     /** A closed shot and the perceptions of its keyframes received so far. */
     public record PendingShot(Segment shot, List<Perception> perceived) {}

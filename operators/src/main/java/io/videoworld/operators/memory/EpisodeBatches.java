@@ -26,7 +26,7 @@ final class EpisodeBatches {
      */
     static EpisodeBatch batch(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to, long startEvent,
             long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks, List<TrackDoc> tracks,
-            boolean continued, List<ScreenReturns.View> views) {
+            boolean continued, List<BatcherState.View> views) {
         // A keyframe whose perception failed says nothing about the screen: unknown, not blank.
         List<Perception> known = in.stream().filter(x -> !x.isFailed()).toList();
         boolean unknown = known.isEmpty() && !in.isEmpty() && !context.isEmpty();

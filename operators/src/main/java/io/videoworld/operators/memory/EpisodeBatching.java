@@ -160,7 +160,7 @@ final class EpisodeBatching implements java.io.Serializable {
         long next = s.nextBatch();
         long until = s.emittedUntilPts();
         Perception[] last = {s.lastKeyframe()};
-        List<ScreenReturns.View> views = new ArrayList<>(s.views());
+        List<BatcherState.View> views = new ArrayList<>(s.views());
         while (!pending.isEmpty() && (force || complete(pending.get(0), until))) {
             BatcherState.PendingShot p = pending.remove(0);
             Segment shot = p.shot();
@@ -232,7 +232,7 @@ final class EpisodeBatching implements java.io.Serializable {
      */
     private List<EpisodeBatch> batches(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to,
             long startEvent, List<Perception> kfsIn, long firstSeq, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasksIn,
-            List<TrackDoc> tracks, boolean closedEnd, Perception[] last, List<ScreenReturns.View> views) {
+            List<TrackDoc> tracks, boolean closedEnd, Perception[] last, List<BatcherState.View> views) {
         boolean screen = kind == SourceKind.SCREEN;
         List<Perception> kfs = kfsIn.stream().sorted((a, b) -> Long.compare(a.ptsMs(), b.ptsMs())).toList();
         List<Long> starts = new ArrayList<>();

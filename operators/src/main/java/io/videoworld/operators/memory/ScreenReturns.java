@@ -30,14 +30,11 @@ final class ScreenReturns {
 
     private ScreenReturns() {}
 
-    /** What the last keyframe of batch {@code batchSeq} showed ({@code lines}: its content, normalised), and the first batch of its activity. */
-    record View(long batchSeq, long activity, List<String> lines) {}
-
     /**
      * The relation of a batch that starts at a cut: {@code rules} (the policy's), unless the
      * content of its first keyframe {@code first} says otherwise.
      */
-    static EpisodePolicy.Relation relate(EpisodePolicy.Relation rules, Perception first, List<View> views, long prevSeq) {
+    static EpisodePolicy.Relation relate(EpisodePolicy.Relation rules, Perception first, List<BatcherState.View> views, long prevSeq) {
         if (first == null || views.isEmpty()) {
             return rules;
         }
@@ -45,10 +42,10 @@ final class ScreenReturns {
         if (now.size() < MIN_LINES) {
             return rules;
         }
-        long left = views.stream().filter(v -> v.batchSeq() == prevSeq).mapToLong(View::activity).findFirst().orElse(prevSeq);
-        View best = null;
+        long left = views.stream().filter(v -> v.batchSeq() == prevSeq).mapToLong(BatcherState.View::activity).findFirst().orElse(prevSeq);
+        BatcherState.View best = null;
         double bestShare = SAME_SCREEN;
-        for (View v : views) {
+        for (BatcherState.View v : views) {
             if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < MIN_LINES) {
                 continue;
             }
@@ -62,7 +59,7 @@ final class ScreenReturns {
             return new EpisodePolicy.Relation(EpisodeBatch.RETURN, best.batchSeq(), bestShare);
         }
         if (EpisodeBatch.RETURN.equals(rules.kind())) {
-            View target = views.stream().filter(v -> v.batchSeq() == rules.relatedBatch()).findFirst().orElse(null);
+            BatcherState.View target = views.stream().filter(v -> v.batchSeq() == rules.relatedBatch()).findFirst().orElse(null);
             if (target != null && target.lines().size() >= MIN_LINES && ScreenContinuity.overlap(now, target.lines()) < OTHER_SCREEN) {
                 return new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, rules.similarity());
             }
@@ -74,13 +71,13 @@ final class ScreenReturns {
      * Keeps the view of {@code batch} (its last keyframe {@code last}) and drops the views of
      * batches no longer among the recent ones ({@code context}) or the remembered tasks.
      */
-    static void remember(List<View> views, EpisodeBatch batch, Perception last, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks) {
+    static void remember(List<BatcherState.View> views, EpisodeBatch batch, Perception last, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks) {
         long activity = batch.batchSeq();
         if (EpisodeBatch.CONTINUE.equals(batch.relation()) && !views.isEmpty()) {
-            View prev = views.get(views.size() - 1);
+            BatcherState.View prev = views.get(views.size() - 1);
             activity = prev.batchSeq() == batch.batchSeq() - 1 ? prev.activity() : activity;
         }
-        views.add(new View(batch.batchSeq(), activity, lines(last)));
+        views.add(new BatcherState.View(batch.batchSeq(), activity, lines(last)));
         Set<Long> kept = new HashSet<>();
         context.forEach(d -> kept.add(d.batchSeq()));
         tasks.forEach(d -> kept.add(d.batchSeq()));

@@ -39,10 +39,10 @@ class ScreenReturnsTest {
                 null, null, "terminal", "t", List.of(), List.of(), List.of(), null, relation, -1, 0, List.of(), List.of(), "rules");
     }
 
-    private static List<ScreenReturns.View> views() {
+    private static List<BatcherState.View> views() {
         // Batches 0 (tar), 1 (gzip), 2 (notes, continued by 3): the notes were on screen last.
-        return List.of(new ScreenReturns.View(0, 0, ScreenReturns.lines(frame(0, TAR))), new ScreenReturns.View(1, 1, ScreenReturns.lines(frame(1, GZIP))),
-                new ScreenReturns.View(2, 2, ScreenReturns.lines(frame(2, NOTES))), new ScreenReturns.View(3, 2, ScreenReturns.lines(frame(3, NOTES))));
+        return List.of(new BatcherState.View(0, 0, ScreenReturns.lines(frame(0, TAR))), new BatcherState.View(1, 1, ScreenReturns.lines(frame(1, GZIP))),
+                new BatcherState.View(2, 2, ScreenReturns.lines(frame(2, NOTES))), new BatcherState.View(3, 2, ScreenReturns.lines(frame(3, NOTES))));
     }
 
     @Test
@@ -72,16 +72,16 @@ class ScreenReturnsTest {
 
     @Test
     void viewsAreKeptOnlyForBatchesStillRememberedAndContinuedBatchesShareTheirActivity() {
-        List<ScreenReturns.View> views = new ArrayList<>();
+        List<BatcherState.View> views = new ArrayList<>();
         EpisodeBatch.Digest d0 = new EpisodeBatch.Digest(0, 0, 1000, "terminal", "t", "", null, null);
         EpisodeBatch.Digest d1 = new EpisodeBatch.Digest(1, 1000, 2000, "terminal", "t", "", null, null);
         ScreenReturns.remember(views, batch(0, EpisodeBatch.NEW), frame(0, TAR), List.of(d0), List.of());
         ScreenReturns.remember(views, batch(1, EpisodeBatch.CONTINUE), frame(1, TAR), List.of(d0, d1), List.of());
-        assertThat(views).extracting(ScreenReturns.View::activity).containsExactly(0L, 0L);
+        assertThat(views).extracting(BatcherState.View::activity).containsExactly(0L, 0L);
         EpisodeBatch.Digest d2 = new EpisodeBatch.Digest(2, 2000, 3000, "terminal", "t", "", null, null);
         // Batch 0 left the recent batches and is no remembered task: its view goes.
         ScreenReturns.remember(views, batch(2, EpisodeBatch.NEW), frame(2, GZIP), List.of(d1, d2), List.of());
-        assertThat(views).extracting(ScreenReturns.View::batchSeq).containsExactly(1L, 2L);
-        assertThat(views).extracting(ScreenReturns.View::activity).containsExactly(0L, 2L);
+        assertThat(views).extracting(BatcherState.View::batchSeq).containsExactly(1L, 2L);
+        assertThat(views).extracting(BatcherState.View::activity).containsExactly(0L, 2L);
     }
 }
