@@ -54,7 +54,8 @@ class DesktopSessionTest {
         }
         assertThat(panels).containsExactlyInAnyOrder("none", "top", "bottom");
         assertThat(titled).containsExactlyInAnyOrder(true, false);
-        assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT);
+        assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH);
+        assertThat(DesktopSession.FRESH).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT);
     }
 
     @Test

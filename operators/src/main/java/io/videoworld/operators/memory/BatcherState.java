@@ -23,15 +23,20 @@ import java.util.List;
  * @param openTimerAt the registered timer for the open shot's batches, or -1
  * @param tasks screens: the latest batch of each task (window title, and text under one title), for returns older than {@code recent}
  * @param lastKeyframe screens: the last keyframe batched, which the next one must continue ({@link ScreenContinuity}) or cut
+ * @param views screens: what the last keyframe of each remembered batch showed, to find a task returned to by its content
  */
 public record BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, long emittedUntilPts, List<PendingShot> pending,
         List<Perception> orphans, List<TrackDoc> tracks, List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long idleTimerAt,
-        long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe) {
+        long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe, List<View> views) {
 
     public BatcherState {
         // State written before tasks were kept restores with none.
         tasks = tasks == null ? List.of() : tasks;
+        views = views == null ? List.of() : views;
     }
+
+    /** Screens: what the last keyframe of batch {@code batchSeq} showed ({@code lines}: its content, normalised), and the first batch of its activity ({@link ScreenReturns}). */
+    public record View(long batchSeq, long activity, List<String> lines) {}
 
     /** A closed shot and the perceptions of its keyframes received so far. */
     public record PendingShot(Segment shot, List<Perception> perceived) {}

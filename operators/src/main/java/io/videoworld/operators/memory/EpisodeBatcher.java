@@ -68,7 +68,7 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
         boolean idle = timestamp == s.idleTimerAt();
         BatcherState before = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(),
                 s.tracks(), s.recent(), s.lastEventTimeMs(), idle ? -1 : s.idleTimerAt(), idle ? s.openTimerAt() : -1, s.tasks(),
-                s.lastKeyframe());
+                s.lastKeyframe(), s.views());
         apply(before, engine.timer(s, timestamp), ctx.timerService(), out);
     }
 

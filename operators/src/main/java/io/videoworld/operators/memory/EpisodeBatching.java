@@ -26,7 +26,6 @@ import java.util.Map;
  */
 final class EpisodeBatching implements java.io.Serializable {
     static final int RECENT = 10;
-    private static final int MAX_LINES = 40;
     private static final int MAX_ORPHANS = 2000;
     private static final int MAX_TRACKS = 200;
 
@@ -46,7 +45,7 @@ final class EpisodeBatching implements java.io.Serializable {
     }
 
     static BatcherState fresh(long epochMs) {
-        return new BatcherState(epochMs, null, 0, Long.MIN_VALUE, List.of(), List.of(), List.of(), List.of(), Long.MIN_VALUE, -1, -1, List.of(), null);
+        return new BatcherState(epochMs, null, 0, Long.MIN_VALUE, List.of(), List.of(), List.of(), List.of(), Long.MIN_VALUE, -1, -1, List.of(), null, List.of());
     }
 
     /** One observation of the stream whose state is {@code s} (null for a new stream); the caller has settled an older push. */
@@ -111,7 +110,7 @@ final class EpisodeBatching implements java.io.Serializable {
             }
         }
         s = new BatcherState(s.epochMs(), kind, s.nextBatch(), s.emittedUntilPts(), pending, orphans, tracks, s.recent(), eventTime,
-                s.idleTimerAt(), s.openTimerAt(), s.tasks(), s.lastKeyframe());
+                s.idleTimerAt(), s.openTimerAt(), s.tasks(), s.lastKeyframe(), s.views());
         s = drain(s, false, watermark, out);
         return new Step(scheduled(s, watermark), out);
     }
@@ -123,7 +122,7 @@ final class EpisodeBatching implements java.io.Serializable {
         }
         List<EpisodeBatch> out = new ArrayList<>();
         s = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), s.idleTimerAt(), -1, s.tasks(), s.lastKeyframe());
+                s.lastEventTimeMs(), s.idleTimerAt(), -1, s.tasks(), s.lastKeyframe(), s.views());
         s = drain(s, false, timestamp, out);
         return new Step(scheduled(s, timestamp), out);
     }
@@ -146,7 +145,7 @@ final class EpisodeBatching implements java.io.Serializable {
             wanted = Math.max(wanted, watermark + 1);
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), idle, wanted, s.tasks(), s.lastKeyframe());
+                s.lastEventTimeMs(), idle, wanted, s.tasks(), s.lastKeyframe(), s.views());
     }
 
     /**
@@ -161,6 +160,7 @@ final class EpisodeBatching implements java.io.Serializable {
         long next = s.nextBatch();
         long until = s.emittedUntilPts();
         Perception[] last = {s.lastKeyframe()};
+        List<BatcherState.View> views = new ArrayList<>(s.views());
         while (!pending.isEmpty() && (force || complete(pending.get(0), until))) {
             BatcherState.PendingShot p = pending.remove(0);
             Segment shot = p.shot();
@@ -168,7 +168,7 @@ final class EpisodeBatching implements java.io.Serializable {
             List<Perception> kfs = p.perceived().stream().filter(x -> x.ptsMs() >= from).toList();
             long startEvent = shot.startEventTimeMs() + (from - shot.startPtsMs());
             for (EpisodeBatch b : batches(shot.streamId(), shot.epochMs(), shot.sourceKind(), shot.id(), shot.sceneId(), from, shot.endPtsMs(),
-                    startEvent, kfs, next, recent, tasks, s.tracks(), true, last)) {
+                    startEvent, kfs, next, recent, tasks, s.tracks(), true, last, views)) {
                 next = emit(b, out, recent, tasks);
             }
             until = Math.max(until, shot.endPtsMs());
@@ -185,7 +185,7 @@ final class EpisodeBatching implements java.io.Serializable {
                 long end = force ? ready.get(ready.size() - 1).ptsMs() + 1 : Long.MIN_VALUE;
                 long startEvent = first.eventTimeMs() - (first.ptsMs() - from);
                 for (EpisodeBatch b : batches(first.streamId(), first.epochMs(), s.sourceKind(), null, null, from, end, startEvent, ready, next,
-                        recent, tasks, s.tracks(), force, last)) {
+                        recent, tasks, s.tracks(), force, last, views)) {
                     next = emit(b, out, recent, tasks);
                     until = Math.max(until, b.endPtsMs());
                 }
@@ -194,7 +194,7 @@ final class EpisodeBatching implements java.io.Serializable {
             }
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), next, until, pending, orphans, s.tracks(), recent, s.lastEventTimeMs(),
-                s.idleTimerAt(), s.openTimerAt(), tasks, last[0]);
+                s.idleTimerAt(), s.openTimerAt(), tasks, last[0], views);
     }
 
     /** Keyframes emitted as their frame passes (first, periodic), not at the shot's close. */
@@ -204,11 +204,11 @@ final class EpisodeBatching implements java.io.Serializable {
 
     private static long emit(EpisodeBatch b, List<EpisodeBatch> out, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasks) {
         out.add(b);
-        recent.add(digest(b));
+        recent.add(EpisodeBatches.digest(b));
         if (recent.size() > RECENT) {
             recent.remove(0);
         }
-        EpisodePolicy.remember(tasks, digest(b));
+        EpisodePolicy.remember(tasks, EpisodeBatches.digest(b));
         return b.batchSeq() + 1;
     }
 
@@ -232,7 +232,7 @@ final class EpisodeBatching implements java.io.Serializable {
      */
     private List<EpisodeBatch> batches(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to,
             long startEvent, List<Perception> kfsIn, long firstSeq, List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasksIn,
-            List<TrackDoc> tracks, boolean closedEnd, Perception[] last) {
+            List<TrackDoc> tracks, boolean closedEnd, Perception[] last, List<BatcherState.View> views) {
         boolean screen = kind == SourceKind.SCREEN;
         List<Perception> kfs = kfsIn.stream().sorted((a, b) -> Long.compare(a.ptsMs(), b.ptsMs())).toList();
         List<Long> starts = new ArrayList<>();
@@ -258,98 +258,21 @@ final class EpisodeBatching implements java.io.Serializable {
             long a = starts.get(i);
             long b = i == starts.size() - 1 ? to : starts.get(i + 1);
             List<Perception> in = kfs.stream().filter(x -> x.ptsMs() >= a && x.ptsMs() < Math.max(b, a + 1)).toList();
-            EpisodeBatch batch = batch(stream, epoch, kind, shotId, sceneId, a, b, startEvent + (a - from), startEvent + (b - from), in,
-                    firstSeq + i, context, tasks, tracks, continued.get(i));
+            EpisodeBatch batch = EpisodeBatches.batch(stream, epoch, kind, shotId, sceneId, a, b, startEvent + (a - from), startEvent + (b - from), in,
+                    firstSeq + i, context, tasks, tracks, continued.get(i), views);
             if (screen && !in.isEmpty()) {
                 last[0] = in.get(in.size() - 1);
             }
             out.add(batch);
-            context.add(digest(batch));
-            EpisodePolicy.remember(tasks, digest(batch));
+            context.add(EpisodeBatches.digest(batch));
+            EpisodePolicy.remember(tasks, EpisodeBatches.digest(batch));
             if (context.size() > RECENT) {
                 context.remove(0);
+            }
+            if (screen && !in.isEmpty()) {
+                ScreenReturns.remember(views, batch, in.get(in.size() - 1), context, tasks);
             }
         }
         return out;
     }
-
-    private EpisodeBatch batch(String stream, long epoch, SourceKind kind, String shotId, String sceneId, long from, long to, long startEvent,
-            long endEvent, List<Perception> in, long seq, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks, List<TrackDoc> tracks,
-            boolean continued) {
-        // A keyframe whose perception failed says nothing about the screen: unknown, not blank.
-        List<Perception> known = in.stream().filter(x -> !x.isFailed()).toList();
-        boolean unknown = known.isEmpty() && !in.isEmpty() && !context.isEmpty();
-        in = known;
-        String title = kind == SourceKind.SCREEN ? WindowChrome.title(in) : title(in);
-        LinkedHashSet<String> lines = new LinkedHashSet<>();
-        Map<String, Integer> labels = new LinkedHashMap<>();
-        float[] mean = null;
-        for (Perception x : in) {
-            for (TextLine l : x.lines()) {
-                if (lines.size() < MAX_LINES && !l.text().isBlank()) {
-                    lines.add(l.text().trim());
-                }
-            }
-            for (Detection d : x.objects()) {
-                if (d.score() >= 0.3) {
-                    labels.merge(d.category(), 1, Integer::sum);
-                }
-            }
-            if (x.textEmbedding() != null) {
-                mean = mean == null ? new float[x.textEmbedding().length] : mean;
-                for (int k = 0; k < mean.length; k++) {
-                    mean[k] += x.textEmbedding()[k];
-                }
-            }
-        }
-        List<String> seen = new ArrayList<>();
-        for (TrackDoc t : tracks) {
-            if (t.first().ptsMs() < to && t.last().ptsMs() >= from) {
-                seen.add(t.category() + " t:" + String.format("%06d", t.trackNumber()));
-            }
-        }
-        float[] embedding = Vectors.unit(mean);
-        List<String> lineList = List.copyOf(lines);
-        String app = kind == SourceKind.SCREEN ? WindowChrome.app(title, lineList) : null;
-        EpisodeBatch.Digest digest = new EpisodeBatch.Digest(seq, from, to, app, title,
-                String.join(" | ", lineList.subList(0, Math.min(6, lineList.size()))), embedding, sceneId);
-        EpisodePolicy.Relation r;
-        if (unknown) {
-            // Nothing could be read: no evidence the activity changed, so the batch continues the last
-            // one and stands for it in later comparisons.
-            EpisodeBatch.Digest last = context.get(context.size() - 1);
-            r = new EpisodePolicy.Relation(EpisodeBatch.CONTINUE, -1, -1);
-            app = last.app();
-            title = last.title();
-            embedding = last.embedding();
-        } else if (continued && !context.isEmpty()) {
-            // The window and its text carried on from the keyframe before: the same activity, whatever this piece's title reads.
-            r = new EpisodePolicy.Relation(EpisodeBatch.CONTINUE, -1, Vectors.cosine(embedding, context.get(context.size() - 1).embedding()));
-        } else if (kind == SourceKind.SCREEN && !context.isEmpty()) {
-            r = EpisodePolicy.relateChanged(digest, context, tasks);
-        } else {
-            r = EpisodePolicy.relate(digest, context, tasks, kind);
-        }
-        List<String> sortedLabels = labels.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).map(Map.Entry::getKey).toList();
-        return new EpisodeBatch(stream, epoch, seq, kind, from, to, startEvent, endEvent, (int) Math.max(1, (to - from + 999) / 1000),
-                shotId, sceneId, app, title, lineList, sortedLabels, seen, embedding, r.kind(), r.relatedBatch(), r.similarity(),
-                List.copyOf(context), List.of(), EpisodeBatch.AMBIGUOUS.equals(r.kind()) ? null : "rules");
-    }
-
-    static EpisodeBatch.Digest digest(EpisodeBatch b) {
-        return new EpisodeBatch.Digest(b.batchSeq(), b.startPtsMs(), b.endPtsMs(), b.app(), b.title(),
-                String.join(" | ", b.lines().subList(0, Math.min(6, b.lines().size()))), b.embedding(), b.sceneId());
-    }
-
-    /** Cameras' caption: the topmost line read near the top edge of the first keyframe with text (screens: {@link WindowChrome}). */
-    static String title(List<Perception> in) {
-        for (Perception x : in) {
-            String title = io.videoworld.core.ScreenTitles.title(x.lines(), x.height());
-            if (title != null) {
-                return title;
-            }
-        }
-        return null;
-    }
-
 }

@@ -55,13 +55,20 @@ final class ScreenContinuity {
         if (sameTitle) {
             return overlap >= SOME_LINES || Vectors.cosine(before.textEmbedding(), next.textEmbedding()) >= EpisodePolicy.TASK_CHANGE;
         }
+        if (ma == null && mb == null && WindowKinds.TERMINAL.equals(appA) && WindowKinds.TERMINAL.equals(appB)) {
+            // A shell without a title bar: its top line (taken for a title) scrolls away as commands run; some output stays.
+            return overlap >= SOME_LINES;
+        }
         return overlap >= SAME_LINES;
     }
 
     /** The share of the lines of the keyframe with fewer of them that the other one shows too (read alike). */
     static double overlap(Perception a, Perception b) {
-        List<String> x = norms(a);
-        List<String> y = norms(b);
+        return overlap(norms(a), norms(b));
+    }
+
+    /** The share of the shorter list of lines ({@link #norms}) that the other holds too, read alike. */
+    static double overlap(List<String> x, List<String> y) {
         if (x.isEmpty() || y.isEmpty()) {
             return x.isEmpty() && y.isEmpty() ? 1 : 0;
         }
@@ -81,7 +88,7 @@ final class ScreenContinuity {
     }
 
     /** The lines of the window's content: the bands where titles, tab strips, panels and status lines are are left out. */
-    private static List<String> norms(Perception p) {
+    static List<String> norms(Perception p) {
         List<String> out = new ArrayList<>();
         for (TextLine l : p.lines()) {
             if (l.y() < p.height() * WindowChrome.TOP_BAND || l.y() > p.height() * (1 - WindowChrome.BOTTOM_BAND)) {

@@ -29,14 +29,19 @@ final class WindowChrome {
     static final double CORNER = 0.68;
     /** Between the title and the chrome row under it in a title. */
     static final String PARTS = " \u00a6 ";
+    /** Before the name of the manual page a terminal shows, as the last part of its title. */
+    static final String MANUAL = "man ";
     /** Normalised edit similarity at which two rows (or titles) are the same text read twice. */
     static final double SAME_TEXT = 0.8;
+    /** Letters two readings of one address may differ by (OCR drops or misreads a few). */
+    static final int ADDRESS_NOISE = 3;
     private static final Pattern CLOCK = Pattern.compile("(^|\\D)([01]?\\d|2[0-3])[:.][0-5]\\d(\\D|$)");
     private static final Pattern PROMPT = Pattern.compile("[\\w.-]+@[\\w.-]+\\s*:");
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
     private static final Pattern MAN = Pattern.compile("manual page \\S+ line \\d+", Pattern.CASE_INSENSITIVE);
     /** OCR drops the spaces around a title's dash: then only a plain name after the last one ("Pictures-Files") is an app. */
-    private static final Pattern NAME_AFTER_DASH = Pattern.compile("[-\u2013\u2014]\\s*(\\p{L}[\\p{L} ]{2,24})$");
+    private static final Pattern NAME_AFTER_DASH = Pattern.compile("(?<=[\\p{L}\\p{N}|)\\]. ])[-\u2013\u2014]\\s*(\\p{L}[\\p{L} ]{2,24})$");
+    private static final Pattern HYPHENATED = Pattern.compile("\\p{L}[-\u2013]\\p{L}+[-\u2013]\\s*\\p{L}[\\p{L} ]{2,24}$");
     private static final Pattern SPACED_DASH = Pattern.compile("\\s[-\u2013\u2014]\\s?|\\s?[-\u2013\u2014]\\s");
 
     private WindowChrome() {}
@@ -73,7 +78,7 @@ final class WindowChrome {
             }
             row.sort(Comparator.comparingDouble(TextLine::x));
             // A notification is a box in a top corner, over the window: a piece that starts that far right is not a title.
-            row.removeIf(l -> l.x() >= p.width() * CORNER && norm(l.text()).length() > 4);
+            row.removeIf(l -> l.x() >= p.width() * CORNER && norm(l.text()).length() >= 3);
             List<TextLine> piece = new ArrayList<>();
             for (TextLine l : row) {
                 boolean control = norm(l.text()).length() <= 4 && (l.x() > p.width() * 0.88 || l.x() + l.width() < p.width() * 0.06);
@@ -170,7 +175,8 @@ final class WindowChrome {
                 }
             }
             Matcher plain = NAME_AFTER_DASH.matcher(t);
-            if (plain.find()) {
+            // "gsettings-desktop-schemas": a hyphenated word (two dashes in one word) names no app.
+            if (plain.find() && !HYPHENATED.matcher(t).find()) {
                 return norm(plain.group(1));
             }
             if (PROMPT.matcher(t).find()) {
@@ -198,11 +204,14 @@ final class WindowChrome {
         }
         String[] x = a.split(PARTS);
         String[] y = b.split(PARTS);
+        if (x[x.length - 1].startsWith(MANUAL) != y[y.length - 1].startsWith(MANUAL)) {
+            return false; // a manual page and the shell under one terminal title are two tasks
+        }
         String ux = url(x);
         String uy = url(y);
         if (ux != null && uy != null) {
             // A page is its address: the tab strip above it grows as tabs open.
-            return similarity(ux, uy) >= SAME_TEXT;
+            return sameAddress(ux, uy);
         }
         for (int i = 0; i < Math.min(x.length, y.length); i++) {
             if (similarity(x[i], y[i]) < SAME_TEXT) {
@@ -210,6 +219,31 @@ final class WindowChrome {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether two addresses read by OCR are one page: what is left once the letters they share at
+     * both ends are taken off must read alike. Two pages of one site differ only in a short piece
+     * of a long address, which the similarity of the whole would hide; a misread letter leaves a
+     * piece of one or two letters.
+     */
+    static boolean sameAddress(String a, String b) {
+        String x = norm(a);
+        String y = norm(b);
+        int pre = 0;
+        while (pre < x.length() && pre < y.length() && x.charAt(pre) == y.charAt(pre)) {
+            pre++;
+        }
+        int suf = 0;
+        while (suf < x.length() - pre && suf < y.length() - pre && x.charAt(x.length() - 1 - suf) == y.charAt(y.length() - 1 - suf)) {
+            suf++;
+        }
+        String cx = x.substring(pre, x.length() - suf);
+        String cy = y.substring(pre, y.length() - suf);
+        if (Math.max(cx.length(), cy.length()) <= ADDRESS_NOISE) {
+            return true;
+        }
+        return similarity(a, b) >= SAME_TEXT && similarity(cx, cy) >= 0.5;
     }
 
     private static String url(String[] parts) {

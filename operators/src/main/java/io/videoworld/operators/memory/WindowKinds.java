@@ -18,7 +18,9 @@ final class WindowKinds {
     static final String CHAT = "chat";
     static final String FILES = "files";
     static final String EDITOR = "editor";
-    private static final Pattern MAN = Pattern.compile("manual\\s?page \\S+ line \\d+|press\\s?h\\s?for\\s?help", Pattern.CASE_INSENSITIVE);
+    /** A pager's status line ("... (press h for help or q to quit)", read whole or in part) or a manual page's header row ("TAR(1)  User Commands"). */
+    private static final Pattern MAN = Pattern.compile("manual\\s?page \\S+ line \\d+|press\\s?h\\s?for\\s?help|or\\s?q\\s?to\\s?quit\\W*$|^\\S+\\(\\d\\)\\s?User\\s?Com+an+ds|^User\\s?Com+an+ds$",
+            Pattern.CASE_INSENSITIVE);
     /** A pager's status line as OCR reads it ("Manual page tar(1) line 40", "Hanualpae ucfr(1line 1"): the page's name. */
     private static final Pattern MAN_STATUS = Pattern.compile("([A-Za-z0-9][\\w.+-]*)\\s?\\(\\d+\\)?\\s?line\\s?\\d+", Pattern.CASE_INSENSITIVE);
     /** user@host:~/dir$ as OCR reads it at 640 px: '@' may come out as 'g' or 'e', '$' as 's'. */
@@ -30,6 +32,11 @@ final class WindowKinds {
     private static final Pattern FOLDER_ROW = Pattern.compile("\\d+\\s?[kKM]B\\s+Folder");
     private static final Pattern FILE_TAB = Pattern.compile("\\w[\\w.+-]*\\.(txt|md|java|py|c|h|js|ts|json|xml|yml|yaml|sh|conf|cfg|ini|rs|go|rb|html|css|csv)\\b",
             Pattern.CASE_INSENSITIVE);
+    /**
+     * A tab strip of file names as OCR reads it: a tab cut short by its width ("notes.t" at the end
+     * of the strip) or two tabs read as one word ("notes.txtplan.md").
+     */
+    private static final Pattern FILE_TABS_READ = Pattern.compile("\\w\\.(tx?$|xt$|txt\\w|md\\w)", Pattern.CASE_INSENSITIVE);
 
     private WindowKinds() {}
 
@@ -52,7 +59,8 @@ final class WindowKinds {
         if (head.stream().limit(12).anyMatch(l -> PLACES.matcher(l.strip()).find()) || count(head, FOLDER_ROW) >= 3) {
             return FILES;
         }
-        if (FILE_TAB.matcher(chrome.split(WindowChrome.PARTS)[0]).find()) {
+        String strip = chrome.split(WindowChrome.PARTS)[0].strip();
+        if (FILE_TAB.matcher(strip).find() || FILE_TABS_READ.matcher(strip).find()) {
             return EDITOR;
         }
         return null;

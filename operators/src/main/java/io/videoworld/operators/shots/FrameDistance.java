@@ -64,6 +64,20 @@ public final class FrameDistance {
         return false;
     }
 
+    /** The share (0-1) of the pixels of the feature images whose brightness changed by more than 24 of 255 (0 when they cannot be compared). */
+    public static double changedShare(FrameFeatures a, FrameFeatures b) {
+        byte[] x = a == null ? null : a.hsv();
+        byte[] y = b.hsv();
+        if (x == null || y == null || x.length != y.length || x.length == 0) {
+            return 0;
+        }
+        int changed = 0;
+        for (int i = 2; i < x.length; i += 3) {
+            changed += Math.abs((x[i] & 0xFF) - (y[i] & 0xFF)) > 24 ? 1 : 0;
+        }
+        return changed / (x.length / 3.0);
+    }
+
     /** Bits that differ between two 64-bit perceptual hashes, 0-64. */
     public static int hamming(long a, long b) {
         return Long.bitCount(a ^ b);

@@ -20,6 +20,10 @@ import java.util.List;
  */
 final class ShotAssembler {
     private static final int CANDIDATES = 16;
+    /** Screens: share of the feature image's pixels whose brightness changed by more than 24 levels that takes a keyframe at once. */
+    static final double SCREEN_CHANGE = 0.07;
+    /** Screens: keyframes taken at a change are at least this far apart (and only where periodic ones are sparser). */
+    static final long SCREEN_CHANGE_GAP_MS = 1000;
 
     private final ShotParams p;
     private final int minShotFrames;
@@ -94,13 +98,17 @@ final class ShotAssembler {
     private void extendShot(long a, FrameFeatures f, Output out) {
         List<KeyframeRef> refs = shot.keyframes();
         long nextPeriodic = shot.nextPeriodicPtsMs();
-        if (f.ptsMs() >= nextPeriodic) {
+        boolean due = f.ptsMs() >= nextPeriodic;
+        if (due || screenChanged(shot, f)) {
             refs = new ArrayList<>(refs);
             refs.add(ref(f, KeyframeRef.PERIODIC));
             out.keyframe(keyframe(f, KeyframeRef.PERIODIC));
             long every = p.keyframeEveryMs(f.sourceKind());
             while (nextPeriodic <= f.ptsMs()) {
                 nextPeriodic += every;
+            }
+            if (!due) {
+                nextPeriodic = f.ptsMs() + every; // a keyframe taken at a change restarts the period
             }
         }
         List<Candidate> cands = shot.candidates();
@@ -119,6 +127,22 @@ final class ShotAssembler {
         }
         shot = new OpenShot(shot.startPosition(), shot.startFrame(), shot.startPtsMs(), shot.startEventTimeMs(),
                 shot.transitionIn(), shot.detector(), shot.score(), nextPeriodic, stride, cands, refs, f);
+    }
+
+    /**
+     * Screens: whether {@code f} changed so much of the picture from the frame before it
+     * ({@link #SCREEN_CHANGE} of its pixels) that it is read now rather than at the next periodic
+     * keyframe: another window or page came up inside one shot, and the screen may then stay
+     * still (near-duplicates are dropped, so no later frame would bring the periodic keyframe
+     * until something moves). Typing, a new message or a scrolled line change far less.
+     */
+    private boolean screenChanged(OpenShot shot, FrameFeatures f) {
+        if (f.sourceKind() != SourceKind.SCREEN || p.keyframeEveryMs(f.sourceKind()) <= SCREEN_CHANGE_GAP_MS) {
+            return false;
+        }
+        List<KeyframeRef> refs = shot.keyframes();
+        long lastKeyframe = refs.isEmpty() ? Long.MIN_VALUE : refs.get(refs.size() - 1).ptsMs();
+        return f.ptsMs() - lastKeyframe >= SCREEN_CHANGE_GAP_MS && FrameDistance.changedShare(shot.last(), f) >= SCREEN_CHANGE;
     }
 
     /** Closes the open shot before {@code next} (null at the end of the stream). */

@@ -21,19 +21,20 @@ import org.junit.jupiter.api.io.TempDir;
  * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
  * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
  * reported apart, and questions about the sessions' text answered with clips ({@link ScreenAnswersScore}).
- * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead (and asserts
+ * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh} the second held-out set (and asserts
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone).
  */
 class DesktopMemoryEvalTest {
     private static final long EPOCH = 1_700_000_000_000L;
-    // Floors, not targets (#13 asks 0.9 / 90% / 90%): about 0.1 under what the held-out run gives here
-    // (F1 0.86, returns 67%, names 83%), because another machine's man pages and docs give other text
-    // and OCR varies from run to run; they catch a regression, the printed figures are the claim.
-    private static final double F1_FLOOR = 0.75;
-    private static final double RETURNS_FLOOR = 0.5;
-    private static final double APPS_FLOOR = 0.7;
+    // Floors, not targets (#13 asks 0.9 / 90% / 90%): under what the held-out run gives here
+    // (F1 0.92, returns 12 of 15, names 88%), because another machine's man pages and docs give other
+    // text and OCR varies from run to run (a return or two flips); they catch a regression, the
+    // printed figures are the claim.
+    private static final double F1_FLOOR = 0.85;
+    private static final double RETURNS_FLOOR = 0.65;
+    private static final double APPS_FLOOR = 0.8;
 
     @TempDir
     Path tmp;
@@ -44,9 +45,10 @@ class DesktopMemoryEvalTest {
         List<Long> seeds = switch (which) {
             case "held-out" -> DesktopSession.HELD_OUT;
             case "tuning" -> DesktopSession.TUNING;
+            case "fresh" -> DesktopSession.FRESH;
             default -> Arrays.stream(which.split(",")).map(Long::parseLong).toList();
         };
-        seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", 5)));
+        seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", seeds.size())));
         int seconds = Integer.getInteger("vw.eval.seconds", 300);
         int width = Integer.getInteger("vw.eval.width", 640);
         double every = Double.parseDouble(System.getProperty("vw.eval.keyframe-every", "4"));
@@ -64,14 +66,18 @@ class DesktopMemoryEvalTest {
                         folder -> DesktopSession.write(folder != null ? folder : tmp.resolve("s" + seed), seed, seconds, EPOCH));
                 long t1 = System.nanoTime();
                 String stream = "desk-" + seed;
-                ScreenMemoryRun.Result r = run.remember(cache.ticks(stream + "-" + seconds + "-" + width + "-" + every,
-                        () -> run.perceive(stream, s.folder(), EPOCH)));
+                List<ScreenMemoryRun.Tick> ticks = cache.ticks(stream + "-" + seconds + "-" + width + "-" + every,
+                        () -> run.perceive(stream, s.folder(), EPOCH));
+                ScreenMemoryRun.Result r = run.remember(ticks);
                 long t2 = System.nanoTime();
                 ScreenMemoryScore score = ScreenMemoryScore.of(s, r);
                 System.out.printf("seed %d %s: %s; %d keyframes, render %.1f s, pipeline %.1f s (OCR %.1f s)%n", seed, s.variant(), score,
                         r.keyframes(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, r.ocrMs() / 1e3);
                 if (verbose) {
                     s.truth().forEach(a -> System.out.println("  truth " + a));
+                    if (Boolean.getBoolean("vw.eval.keyframes")) {
+                        ScreenMemoryRun.printKeyframes(ticks);
+                    }
                     r.batches().forEach(b -> System.out.printf("  batch %d %.0f-%.0f %s->%d app=%s title=%s%n", b.batchSeq(), b.startPtsMs() / 1e3,
                             b.endPtsMs() / 1e3, b.relation(), b.relatedBatch(), b.app(), b.title()));
                     for (EpisodeDoc e : r.events()) {

@@ -164,6 +164,26 @@ final class ScreenMemoryRun {
         return new Result(sorted, batches, keyframes, ambiguous, ocrNanos / 1_000_000);
     }
 
+    /** Tuning aid: each keyframe perceived, its title and app as the memory reads them, and whether it continues the one before. */
+    static void printKeyframes(List<Tick> ticks) {
+        Perception before = null;
+        for (Tick t : ticks) {
+            for (Observation o : t.observations()) {
+                if (o.shot() != null) {
+                    System.out.printf("  shot %.0f-%.0f%n", o.shot().startPtsMs() / 1e3, o.shot().endPtsMs() / 1e3);
+                }
+                Perception p = o.perception();
+                if (p == null) {
+                    continue;
+                }
+                String title = WindowChrome.title(List.of(p));
+                System.out.printf("  kf %.0f %s lines=%d cont=%s title=%s app=%s%n", p.ptsMs() / 1e3, p.role(), p.lines().size(),
+                        before == null ? "-" : ScreenContinuity.continues(before, p), title, WindowChrome.app(title, ScreenContinuity.texts(p)));
+                before = p;
+            }
+        }
+    }
+
     private ScreenGate gate;
     private ScreenGate.Last last;
     private int keyframes;

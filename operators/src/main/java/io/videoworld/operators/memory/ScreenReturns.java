@@ -1,0 +1,97 @@
+package io.videoworld.operators.memory;
+
+import io.videoworld.core.EpisodeBatch;
+import io.videoworld.core.Perception;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Returns to an earlier task on screens found by what the window shows rather than by its title
+ * or by the gist of its text: a window returned to shows what it showed when it was left (the
+ * same lines of the same page, scrolled a little at most), while two tasks of one app under one
+ * title (two terminals, two changelogs in an editor) share a title and an embedding's gist but
+ * not their lines. So every remembered batch keeps the content lines of its last keyframe; a
+ * batch that starts at a cut returns to the earlier activity whose last screen shares most of its
+ * first screen's lines (as in MIRIX, any recent event, not only the latest), and a return the
+ * rules found by title and gist is dropped when the two screens share almost no line.
+ */
+final class ScreenReturns {
+    /** Share of the lines of the screen with fewer of them that the other shows too: the same task, as it was left. */
+    static final double SAME_SCREEN = 0.5;
+    /** Under this share two screens of a return found by title show different things (another task under that title). */
+    static final double OTHER_SCREEN = 0.1;
+    /** Screens with fewer content lines than this say too little to overrule the rules. */
+    static final int MIN_LINES = 5;
+    /** Lines kept per view, and letters per line: bounded state (views are kept for the recent batches and the remembered tasks). */
+    private static final int LINES = 24;
+    private static final int CHARS = 48;
+
+    private ScreenReturns() {}
+
+    /**
+     * The relation of a batch that starts at a cut: {@code rules} (the policy's), unless the
+     * content of its first keyframe {@code first} says otherwise.
+     */
+    static EpisodePolicy.Relation relate(EpisodePolicy.Relation rules, Perception first, List<BatcherState.View> views, long prevSeq) {
+        if (first == null || views.isEmpty()) {
+            return rules;
+        }
+        List<String> now = lines(first);
+        if (now.size() < MIN_LINES) {
+            return rules;
+        }
+        long left = views.stream().filter(v -> v.batchSeq() == prevSeq).mapToLong(BatcherState.View::activity).findFirst().orElse(prevSeq);
+        BatcherState.View best = null;
+        double bestShare = SAME_SCREEN;
+        for (BatcherState.View v : views) {
+            if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < MIN_LINES) {
+                continue;
+            }
+            double share = ScreenContinuity.overlap(now, v.lines());
+            if (share >= bestShare) {
+                best = v;
+                bestShare = share;
+            }
+        }
+        if (best != null) {
+            return new EpisodePolicy.Relation(EpisodeBatch.RETURN, best.batchSeq(), bestShare);
+        }
+        if (EpisodeBatch.RETURN.equals(rules.kind())) {
+            BatcherState.View target = views.stream().filter(v -> v.batchSeq() == rules.relatedBatch()).findFirst().orElse(null);
+            if (target != null && target.lines().size() >= MIN_LINES && ScreenContinuity.overlap(now, target.lines()) < OTHER_SCREEN) {
+                return new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, rules.similarity());
+            }
+        }
+        return rules;
+    }
+
+    /**
+     * Keeps the view of {@code batch} (its last keyframe {@code last}) and drops the views of
+     * batches no longer among the recent ones ({@code context}) or the remembered tasks.
+     */
+    static void remember(List<BatcherState.View> views, EpisodeBatch batch, Perception last, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks) {
+        long activity = batch.batchSeq();
+        if (EpisodeBatch.CONTINUE.equals(batch.relation()) && !views.isEmpty()) {
+            BatcherState.View prev = views.get(views.size() - 1);
+            activity = prev.batchSeq() == batch.batchSeq() - 1 ? prev.activity() : activity;
+        }
+        views.add(new BatcherState.View(batch.batchSeq(), activity, lines(last)));
+        Set<Long> kept = new HashSet<>();
+        context.forEach(d -> kept.add(d.batchSeq()));
+        tasks.forEach(d -> kept.add(d.batchSeq()));
+        views.removeIf(v -> !kept.contains(v.batchSeq()));
+    }
+
+    /** The content lines of a keyframe (chrome bands left out), normalised and bounded. */
+    static List<String> lines(Perception p) {
+        List<String> out = new ArrayList<>();
+        for (String l : ScreenContinuity.norms(p)) {
+            if (out.size() < LINES) {
+                out.add(l.length() > CHARS ? l.substring(0, CHARS) : l);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,87 @@
+package io.videoworld.operators.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.core.EpisodeBatch;
+import io.videoworld.core.Perception;
+import io.videoworld.core.TextLine;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A task is returned to as it was left: the batch whose first screen shows most of the lines an
+ * earlier activity's last screen showed returns to it, whatever the rules found by title and gist;
+ * a return by title alone to a screen that shared no line is dropped; the activity just left is
+ * never a return.
+ */
+class ScreenReturnsTest {
+    private static final List<String> TAR = List.of("tar - an archiving utility for tape archives", "GNU tar is an archiving program designed to store",
+            "multiple files in a single file (an archive), and to", "manipulate such archives. The archive can be either",
+            "a regular file or a device (e.g. a tape drive, hence", "the name of the program, which stands for tape archiver)");
+    private static final List<String> GZIP = List.of("gzip reduces the size of the named files using Lempel-Ziv", "coding (LZ77). Whenever possible, each file is",
+            "replaced by one with the extension .gz, while keeping", "the same ownership modes, access and modification times",
+            "If no files are specified, or if a file name is - the", "standard input is compressed to the standard output");
+    private static final List<String> NOTES = List.of("Meeting notes for the release planning session", "Decide the freeze date and the branch name",
+            "Collect the open bugs that block the release candidate", "Ask the documentation team for the changelog draft",
+            "Check that the installer images build on every arch", "Plan the announcement with the press contacts");
+
+    private static Perception frame(long seq, List<String> lines) {
+        List<TextLine> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            out.add(new TextLine(lines.get(i), 20, 200 + 22 * i, 10 * lines.get(i).length(), 18, 0.95));
+        }
+        return new Perception("desk", 0, seq, seq * 1000, "periodic", out, String.join("\n", lines), null, null, "cpu", 1280, 800, List.of(), seq * 1000);
+    }
+
+    private static EpisodeBatch batch(long seq, String relation) {
+        return new EpisodeBatch("desk", 0, seq, io.videoworld.core.SourceKind.SCREEN, seq * 1000, seq * 1000 + 1000, seq * 1000, seq * 1000 + 1000, 1,
+                null, null, "terminal", "t", List.of(), List.of(), List.of(), null, relation, -1, 0, List.of(), List.of(), "rules");
+    }
+
+    private static List<BatcherState.View> views() {
+        // Batches 0 (tar), 1 (gzip), 2 (notes, continued by 3): the notes were on screen last.
+        return List.of(new BatcherState.View(0, 0, ScreenReturns.lines(frame(0, TAR))), new BatcherState.View(1, 1, ScreenReturns.lines(frame(1, GZIP))),
+                new BatcherState.View(2, 2, ScreenReturns.lines(frame(2, NOTES))), new BatcherState.View(3, 2, ScreenReturns.lines(frame(3, NOTES))));
+    }
+
+    @Test
+    void aScreenShowingWhatAnEarlierTaskShowedReturnsToItWhateverTheRulesSaid() {
+        EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.7);
+        // gzip's page as it was left, one line scrolled: a return to batch 1 (not to tar, which the gist alone could not tell apart).
+        List<String> back = new ArrayList<>(GZIP.subList(1, 6));
+        back.add("Compressed files can be restored to their original form");
+        EpisodePolicy.Relation r = ScreenReturns.relate(rules, frame(9, back), views(), 3);
+        assertThat(r.kind()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(r.relatedBatch()).isEqualTo(1);
+        // The rules linked it to tar by title: the screens share no line, so it is a new task.
+        EpisodePolicy.Relation byTitle = new EpisodePolicy.Relation(EpisodeBatch.RETURN, 0, 0.7);
+        List<String> other = List.of("xz is a general-purpose data compression tool with", "command line syntax similar to gzip and bzip2",
+                "The native file format is the .xz format, but the", "legacy .lzma format used by LZMA Utils and raw", "compressed streams with no container are supported",
+                "Decompression of concatenated files is supported too");
+        assertThat(ScreenReturns.relate(byTitle, frame(9, other), views(), 3).kind()).isEqualTo(EpisodeBatch.NEW);
+    }
+
+    @Test
+    void theActivityJustLeftIsNoReturnAndTooLittleTextLeavesTheRulesAlone() {
+        EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.2);
+        // Batch 2 and 3 are one activity (the notes), left just now: showing the notes again is not a return to batch 2.
+        assertThat(ScreenReturns.relate(rules, frame(9, NOTES), views(), 3).kind()).isEqualTo(EpisodeBatch.NEW);
+        assertThat(ScreenReturns.relate(rules, frame(9, GZIP.subList(0, 2)), views(), 3)).isEqualTo(rules);
+    }
+
+    @Test
+    void viewsAreKeptOnlyForBatchesStillRememberedAndContinuedBatchesShareTheirActivity() {
+        List<BatcherState.View> views = new ArrayList<>();
+        EpisodeBatch.Digest d0 = new EpisodeBatch.Digest(0, 0, 1000, "terminal", "t", "", null, null);
+        EpisodeBatch.Digest d1 = new EpisodeBatch.Digest(1, 1000, 2000, "terminal", "t", "", null, null);
+        ScreenReturns.remember(views, batch(0, EpisodeBatch.NEW), frame(0, TAR), List.of(d0), List.of());
+        ScreenReturns.remember(views, batch(1, EpisodeBatch.CONTINUE), frame(1, TAR), List.of(d0, d1), List.of());
+        assertThat(views).extracting(BatcherState.View::activity).containsExactly(0L, 0L);
+        EpisodeBatch.Digest d2 = new EpisodeBatch.Digest(2, 2000, 3000, "terminal", "t", "", null, null);
+        // Batch 0 left the recent batches and is no remembered task: its view goes.
+        ScreenReturns.remember(views, batch(2, EpisodeBatch.NEW), frame(2, GZIP), List.of(d1, d2), List.of());
+        assertThat(views).extracting(BatcherState.View::batchSeq).containsExactly(1L, 2L);
+        assertThat(views).extracting(BatcherState.View::activity).containsExactly(0L, 2L);
+    }
+}
