@@ -116,7 +116,10 @@ public final class PerceptionRepository {
             List<Match> out = new ArrayList<>();
             for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(k)
                     .source(src -> src.filter(f -> f.excludes(VECTORS)))
-                    .knn(kn -> kn.field(field).queryVector(qv).k(k).numCandidates(Math.max(50, k * 5)).filter(scope)),
+                    // Elasticsearch stores these vectors quantized (int8 by default) and scores by the quantized copy, whose error
+                    // moves with the index's other vectors; the similarity we report is rescored on the raw floats.
+                    .knn(kn -> kn.field(field).queryVector(qv).k(k).numCandidates(Math.max(50, k * 5)).filter(scope)
+                            .rescoreVector(r -> r.oversample(2f))),
                     JsonNode.class).hits().hits()) {
                 out.add(match(h.source(), h.score() == null ? 0 : h.score()));
             }
