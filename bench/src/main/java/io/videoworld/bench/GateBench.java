@@ -3,6 +3,7 @@ package io.videoworld.bench;
 import io.videoworld.connectors.producer.JpegEncoder;
 import io.videoworld.connectors.producer.SourceFrame;
 import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.core.Boxes;
 import io.videoworld.core.Detection;
 import io.videoworld.core.TextLine;
 import io.videoworld.operators.inference.MotionGate;
@@ -13,22 +14,9 @@ import io.videoworld.perception.GreyFrame;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.OcrEngine;
-import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import javax.imageio.IIOImage;
-import javax.imageio.ImageIO;
-import javax.imageio.ImageWriteParam;
-import javax.imageio.ImageWriter;
-import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 /**
  * Change-gated perception against perceiving every frame whole, on the same frames in the same
@@ -59,16 +47,14 @@ public final class GateBench {
 
     // ---------------------------------------------------------------- screens
 
-    private record Shot(DecodedImage image, List<String> truth) {}
-
     private static void screens(Path models, int frames, ScreenGate.Settings settings) throws Exception {
-        List<Shot> session = session(frames, 2024);
+        List<GateScreenSession.Shot> session = GateScreenSession.session(frames, 2024);
         try (OcrEngine ocr = OcrEngine.load(models)) {
-            ocr.read(jpeg(render(App.APPS[0], 0, "").image(), 90)); // warm-up
+            ocr.read(GateScreenSession.warmUpJpeg()); // warm-up
             long pixels = (long) session.get(0).image().width() * session.get(0).image().height();
             List<List<TextLine>> full = new ArrayList<>();
             long t0 = System.nanoTime();
-            for (Shot s : session) {
+            for (GateScreenSession.Shot s : session) {
                 full.add(ocr.readCrops(List.of(s.image()), List.of(new OcrEngine.Crop(0, 0, s.image().width(), s.image().height()))).get(0));
             }
             double fullSeconds = (System.nanoTime() - t0) / 1e9;
@@ -78,7 +64,7 @@ public final class GateBench {
             int[] kinds = new int[3];
             t0 = System.nanoTime();
             ScreenGate.Last last = null;
-            for (Shot s : session) {
+            for (GateScreenSession.Shot s : session) {
                 GreyFrame grey = GreyFrame.of(s.image());
                 ScreenGate.Read r = gate.read(last, s.image(), grey, ocr);
                 last = ScreenGate.remember(last, grey, r.plan(), r.lines());
@@ -129,136 +115,12 @@ public final class GateBench {
         return new double[] {all == 0 ? 1 : (double) hit / all, worst};
     }
 
-    private static double[] recallTruth(List<Shot> session, List<List<TextLine>> read) {
+    private static double[] recallTruth(List<GateScreenSession.Shot> session, List<List<TextLine>> read) {
         List<List<TextLine>> truth = new ArrayList<>();
-        for (Shot s : session) {
+        for (GateScreenSession.Shot s : session) {
             truth.add(s.truth().stream().map(t -> new TextLine(t, 0, 0, 1, 1, 1)).toList());
         }
         return recall(truth, read);
-    }
-
-    private record App(String title, Color bar, Color background, long seed) {
-        static final App[] APPS = {
-            new App("Quarterly notes - Editor", new Color(40, 90, 200), new Color(250, 250, 250), 1),
-            new App("Inbox - Mail", new Color(200, 70, 50), new Color(245, 245, 240), 2),
-            new App("build.log - Terminal", new Color(60, 60, 60), new Color(235, 240, 235), 3),
-            new App("Release plan - Wiki", new Color(30, 140, 90), new Color(250, 248, 240), 4)};
-    }
-
-    private record Rendered(BufferedImage image, List<String> truth) {}
-
-    private static final String[] WORDS = {"invoice", "meeting", "report", "deploy", "review", "budget", "travel", "backlog", "kernel",
-        "release", "customer", "schema", "monday", "coffee", "window", "server", "garden", "ticket", "design", "memory", "friday", "patch"};
-    private static final int TOP = 80;
-    private static final int PITCH = 40;
-    private static Font font;
-
-    private static List<String> document(App app) {
-        Random rnd = new Random(app.seed());
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < 120; i++) {
-            StringBuilder sb = new StringBuilder().append(i + 1).append('.');
-            int n = 2 + rnd.nextInt(7);
-            for (int k = 0; k < n; k++) {
-                sb.append(' ').append(WORDS[rnd.nextInt(WORDS.length)]);
-            }
-            out.add(sb.toString());
-        }
-        return out;
-    }
-
-    /** A session: each activity 8-20 s in one app (typing at the end of its document's visible part, scrolling, or idle). */
-    private static List<Shot> session(int frames, long seed) throws Exception {
-        Random rnd = new Random(seed);
-        int[] scroll = new int[App.APPS.length];
-        List<List<String>> docs = new ArrayList<>();
-        for (App a : App.APPS) {
-            docs.add(document(a));
-        }
-        List<Shot> out = new ArrayList<>();
-        while (out.size() < frames) {
-            int app = rnd.nextInt(App.APPS.length);
-            int length = 8 + rnd.nextInt(13);
-            int mode = rnd.nextInt(3);
-            int line = -1;
-            for (int s = 0; s < length && out.size() < frames; s++) {
-                List<String> doc = docs.get(app);
-                if (mode == 0) {
-                    scroll[app] = Math.min(scroll[app] + 30 + rnd.nextInt(130), doc.size() * PITCH - 600);
-                } else if (mode == 1) {
-                    if (line < 0) {
-                        line = Math.min(doc.size() - 1, scroll[app] / PITCH + 3 + rnd.nextInt(10));
-                    }
-                    if (doc.get(line).length() > 60) {
-                        line = Math.min(doc.size() - 1, line + 1);
-                    }
-                    doc.set(line, doc.get(line) + " " + WORDS[rnd.nextInt(WORDS.length)]);
-                } else if (s > 0 && rnd.nextInt(4) == 0) {
-                    scroll[app] = Math.max(0, scroll[app] - 20 - rnd.nextInt(100)); // a small scroll back while reading
-                }
-                Rendered r = render(App.APPS[app], scroll[app], doc);
-                out.add(new Shot(DecodedImage.decode(jpeg(r.image(), 90)), r.truth()));
-            }
-        }
-        return out;
-    }
-
-    private static Rendered render(App app, int scroll, String unused) throws Exception {
-        return render(app, scroll, document(app));
-    }
-
-    private static Rendered render(App app, int scroll, List<String> doc) throws Exception {
-        if (font == null) {
-            font = Font.createFont(Font.TRUETYPE_FONT, new File("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"));
-        }
-        BufferedImage img = new BufferedImage(1280, 800, BufferedImage.TYPE_3BYTE_BGR);
-        Graphics2D g = img.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-        g.setColor(app.background());
-        g.fillRect(0, 0, 1280, 800);
-        g.setColor(new Color(225, 228, 235));
-        g.fillRect(0, TOP, 220, 800 - TOP);
-        g.setFont(font.deriveFont(22f));
-        List<String> truth = new ArrayList<>();
-        g.setColor(new Color(60, 60, 70));
-        String[] side = {"Home", "Recent", "Shared", "Starred", "Trash"};
-        for (int i = 0; i < side.length; i++) {
-            g.drawString(side[i], 24, TOP + 50 + i * 48);
-            truth.add(side[i]);
-        }
-        g.setColor(new Color(30, 30, 30));
-        g.setFont(font.deriveFont(24f));
-        for (int i = 0; i < doc.size(); i++) {
-            int base = TOP + 40 + i * PITCH - scroll;
-            if (base - 28 < TOP || base + 8 > 800) {
-                continue;
-            }
-            g.drawString(doc.get(i), 250, base);
-            truth.add(doc.get(i));
-        }
-        g.setColor(app.bar());
-        g.fillRect(0, 0, 1280, TOP - 16);
-        g.setColor(Color.WHITE);
-        g.setFont(font.deriveFont(28f));
-        g.drawString(app.title(), 24, 44);
-        truth.add(0, app.title());
-        g.dispose();
-        return new Rendered(img, truth);
-    }
-
-    private static byte[] jpeg(BufferedImage img, int quality) throws Exception {
-        ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-        ImageWriteParam p = writer.getDefaultWriteParam();
-        p.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
-        p.setCompressionQuality(quality / 100f);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (MemoryCacheImageOutputStream stream = new MemoryCacheImageOutputStream(out)) {
-            writer.setOutput(stream);
-            writer.write(null, new IIOImage(img, null, null), p);
-        } finally {
-            writer.dispose();
-        }
-        return out.toByteArray();
     }
 
     // ---------------------------------------------------------------- camera
@@ -342,7 +204,7 @@ public final class GateBench {
                 Detection best = null;
                 double bestIou = 0.5;
                 for (Detection g : pool) {
-                    double iou = iou(d, g);
+                    double iou = Boxes.iou(box(d), box(g));
                     if (g.category().equals(d.category()) && iou >= bestIou) {
                         best = g;
                         bestIou = iou;
@@ -357,13 +219,7 @@ public final class GateBench {
         return all == 0 ? 1 : (double) hit / all;
     }
 
-    private static double iou(Detection a, Detection b) {
-        double w = Math.min(a.x2(), b.x2()) - Math.max(a.x1(), b.x1());
-        double h = Math.min(a.y2(), b.y2()) - Math.max(a.y1(), b.y1());
-        if (w <= 0 || h <= 0) {
-            return 0;
-        }
-        double inter = w * h;
-        return inter / (a.width() * a.height() + b.width() * b.height() - inter);
+    private static double[] box(Detection d) {
+        return new double[] {d.x1(), d.y1(), d.x2(), d.y2()};
     }
 }
