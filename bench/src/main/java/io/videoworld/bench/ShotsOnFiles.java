@@ -1,6 +1,5 @@
 package io.videoworld.bench;
 
-import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.operators.shots.ShotParams;
 import io.videoworld.operators.shots.ShotTracker;
@@ -17,18 +16,8 @@ public final class ShotsOnFiles {
     public static void main(String[] args) throws Exception {
         for (String file : args) {
             StringBuilder shots = new StringBuilder();
-            ShotTracker.Output out = new ShotTracker.Output() {
-                @Override
-                public void keyframe(Keyframe k) { }
-
-                @Override
-                public void segment(Segment s) {
-                    if (Segment.SHOT.equals(s.kind())) {
-                        shots.append(String.format("  %7.2f-%7.2f s  %-8s %-8s scene@%d%n", s.startPtsMs() / 1000.0,
-                                s.endPtsMs() / 1000.0, s.transitionIn(), s.detector(), s.sceneStartFrame()));
-                    }
-                }
-            };
+            ShotTracker.Output out = ShotTracker.Output.shots(s -> shots.append(String.format("  %7.2f-%7.2f s  %-8s %-8s scene@%d%n",
+                    s.startPtsMs() / 1000.0, s.endPtsMs() / 1000.0, s.transitionIn(), s.detector(), s.sceneStartFrame())));
             long t0 = System.nanoTime();
             VideoShots.Run run = VideoShots.detect(file, ShotParams.defaults(), out);
             double secs = (System.nanoTime() - t0) / 1e9;

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  *
  * <p>Decision: frame t is judged once {@code lookahead} later frames are in, which the adaptive
  * detector (neighbours on both sides) and the flash check (does the picture come back?) need.
- * Cuts come from {@link CutTests} (content and adaptive detectors; on screens {@link ScreenChange}:
+ * Cuts come from {@link CutChecks} (content and adaptive detectors; on screens {@link ScreenChange}:
  * the application's chrome or the layout changed, not a scroll or a few typed words). Fades come
  * from runs of black frames ({@link FadeWatch}). Gradual transitions ({@link GradualJudge}) are
  * judged a few frames behind, centred on a frame with the window around it in hand
@@ -30,6 +30,21 @@ public final class ShotTracker {
         void keyframe(Keyframe keyframe);
 
         void segment(Segment segment);
+
+        /** An output that hands each shot segment to {@code onShot} and ignores keyframes and scenes. */
+        static Output shots(java.util.function.Consumer<Segment> onShot) {
+            return new Output() {
+                @Override
+                public void keyframe(Keyframe keyframe) {}
+
+                @Override
+                public void segment(Segment segment) {
+                    if (Segment.SHOT.equals(segment.kind())) {
+                        onShot.accept(segment);
+                    }
+                }
+            };
+        }
     }
 
     private final ShotParams p;
@@ -159,8 +174,8 @@ public final class ShotTracker {
     private void decide(long t, Output out) {
         addBoundary(fades.decide(window, t, nextAssemble));
         if (window.has(t - 1)) {
-            addBoundary(window.at(t).sourceKind() == SourceKind.SCREEN ? CutTests.screen(window, p, frameMs, t)
-                    : CutTests.video(window, p, t));
+            addBoundary(window.at(t).sourceKind() == SourceKind.SCREEN ? CutChecks.screen(window, p, frameMs, t)
+                    : CutChecks.video(window, p, t));
         }
         if (gradualOn() && window.has(t - graduals.lag())) {
             addGradual(graduals.judge(window, fades, t - graduals.lag(), nextAssemble));

@@ -2,7 +2,6 @@ package io.videoworld.operators.shots;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import java.util.ArrayList;
@@ -12,7 +11,7 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two-sided cut test ({@link CutTests#sidesDiffer}): a cut into TV static, where every frame
+ * The two-sided cut test ({@link CutChecks#sidesDiffer}): a cut into TV static, where every frame
  * after the cut differs from the next as much as the cut itself, is found; flickering light and a
  * pan, where the frames within each side differ as much as across, are not cuts. Synthetic
  * pictures at 12 frames a second (the rate of the game cutscenes in the real set).
@@ -53,17 +52,7 @@ class CutIntoNoiseTest {
     private static List<Long> shotStarts(int frames, IntFunction<byte[]> picture) {
         List<Long> starts = new ArrayList<>();
         ShotTracker tracker = ShotTracker.start(ShotParams.defaults(), FPS);
-        ShotTracker.Output out = new ShotTracker.Output() {
-            @Override
-            public void keyframe(Keyframe k) { }
-
-            @Override
-            public void segment(Segment s) {
-                if (Segment.SHOT.equals(s.kind())) {
-                    starts.add(s.startPtsMs());
-                }
-            }
-        };
+        ShotTracker.Output out = ShotTracker.Output.shots(s -> starts.add(s.startPtsMs()));
         for (int i = 0; i < frames; i++) {
             long pts = Math.round(i * 1000 / FPS);
             tracker.accept(FeatureExtractor.fromBgr("s", SourceKind.VIDEO, "synthetic", i, pts, W, H, picture.apply(i), W, H), out);

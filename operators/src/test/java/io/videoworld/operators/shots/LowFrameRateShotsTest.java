@@ -8,7 +8,6 @@ import io.videoworld.connectors.producer.SourceFrame;
 import io.videoworld.connectors.producer.VideoFrameSource;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
-import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import java.nio.file.Path;
@@ -28,17 +27,7 @@ class LowFrameRateShotsTest {
         SampleVideo.write(video, 640, 360, 25, 4.0, List.of(2.0));
         List<Long> starts = new ArrayList<>();
         ShotTracker tracker = ShotTracker.start(ShotParams.defaults(), 5);
-        ShotTracker.Output out = new ShotTracker.Output() {
-            @Override
-            public void keyframe(Keyframe k) { }
-
-            @Override
-            public void segment(Segment s) {
-                if (Segment.SHOT.equals(s.kind())) {
-                    starts.add(s.startPtsMs());
-                }
-            }
-        };
+        ShotTracker.Output out = ShotTracker.Output.shots(s -> starts.add(s.startPtsMs()));
         try (VideoFrameSource src = new VideoFrameSource(video.toString(), 5, new JpegEncoder(640, 85))) {
             SourceFrame f;
             long i = 0;

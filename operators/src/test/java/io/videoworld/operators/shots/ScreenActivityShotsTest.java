@@ -7,7 +7,6 @@ import io.videoworld.connectors.producer.ScreenshotFolderSource;
 import io.videoworld.connectors.producer.SourceFrame;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
-import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import io.videoworld.testkit.ScreenActivity;
@@ -34,17 +33,7 @@ class ScreenActivityShotsTest {
         ScreenActivity.Stream desk = ScreenActivity.write(tmp.resolve("desk"), 19, 150, EPOCH);
         List<Segment> shots = new ArrayList<>();
         ShotTracker tracker = ShotTracker.start(ShotParams.defaults(), 1);
-        ShotTracker.Output out = new ShotTracker.Output() {
-            @Override
-            public void keyframe(Keyframe k) { }
-
-            @Override
-            public void segment(Segment s) {
-                if (Segment.SHOT.equals(s.kind())) {
-                    shots.add(s);
-                }
-            }
-        };
+        ShotTracker.Output out = ShotTracker.Output.shots(s -> shots.add(s));
         try (ScreenshotFolderSource src = new ScreenshotFolderSource(desk.folder(), ScreenshotFolderSource.Order.MTIME, 1, 0,
                 new JpegEncoder(1280, 85))) {
             SourceFrame f;

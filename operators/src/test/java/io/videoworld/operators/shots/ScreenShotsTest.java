@@ -9,7 +9,6 @@ import io.videoworld.connectors.producer.JpegEncoder;
 import io.videoworld.connectors.producer.SourceFrame;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
-import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
@@ -101,17 +100,7 @@ class ScreenShotsTest {
     static List<Long> shotStarts(List<Frame> frames) {
         ShotTracker tracker = ShotTracker.start(ShotParams.defaults(), 1);
         List<Long> starts = new ArrayList<>();
-        ShotTracker.Output out = new ShotTracker.Output() {
-            @Override
-            public void keyframe(Keyframe k) { }
-
-            @Override
-            public void segment(Segment s) {
-                if (Segment.SHOT.equals(s.kind())) {
-                    starts.add(s.startPtsMs() / 1000);
-                }
-            }
-        };
+        ShotTracker.Output out = ShotTracker.Output.shots(s -> starts.add(s.startPtsMs() / 1000));
         for (Frame f : frames) {
             FrameBatch b = new FrameBatch("desk", SourceKind.SCREEN, "/shots", 0, 1_700_000_000_000L, INFO, List.of(f));
             tracker.accept(FeatureExtractor.extract(b, f), out);

@@ -8,7 +8,6 @@ import io.videoworld.testkit.SyntheticFootage;
 import io.videoworld.connectors.producer.VideoFrameSource;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
-import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import io.videoworld.operators.shots.BoundaryEvaluation.Detection;
@@ -42,17 +41,7 @@ class ShotAccuracyTest {
     static List<Segment> shotsOf(Path video, ShotParams params) throws Exception {
         List<Segment> shots = new ArrayList<>();
         ShotTracker tracker = ShotTracker.start(params, 25);
-        ShotTracker.Output out = new ShotTracker.Output() {
-            @Override
-            public void keyframe(Keyframe k) { }
-
-            @Override
-            public void segment(Segment s) {
-                if (Segment.SHOT.equals(s.kind())) {
-                    shots.add(s);
-                }
-            }
-        };
+        ShotTracker.Output out = ShotTracker.Output.shots(s -> shots.add(s));
         try (VideoFrameSource src = new VideoFrameSource(video.toString(), 0, new JpegEncoder(640, 85))) {
             SourceFrame f;
             long i = 0;

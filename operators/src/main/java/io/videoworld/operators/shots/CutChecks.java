@@ -4,8 +4,8 @@ import io.videoworld.core.FrameFeatures;
 import io.videoworld.operators.shots.ShotState.Boundary;
 
 /** Cuts between two frames: the content and adaptive detectors on video, {@link ScreenChange} on screens. */
-final class CutTests {
-    private CutTests() {}
+final class CutChecks {
+    private CutChecks() {}
 
     /** Video: a cut at {@code t} (the first frame of the new shot), or null. */
     static Boundary video(FrameWindow w, ShotParams p, long t) {
