@@ -127,17 +127,48 @@ public final class ShotTracker {
         if (f.sourceKind() == SourceKind.SCREEN && prev != null && lastKeptHash != 0
                 && FrameDistance.hamming(f.dhash(), lastKeptHash) <= p.screenDuplicateBits() && !FrameDistance.anyPixelChanged(prev, f)) {
             duplicatesDropped++;
+            // A still screen sends no more kept frames, but its time passing still settles the frames before it.
+            advanceScreen(out);
             return;
         }
         lastKeptHash = f.dhash() == 0 ? 1 : f.dhash();
         window.add(f, bgr);
+        if (f.sourceKind() == SourceKind.SCREEN) {
+            advanceScreen(out);
+        } else {
+            long last = window.lastPosition();
+            while (last - nextDecide >= lookahead) {
+                decide(nextDecide++, out);
+            }
+            while (nextDecide - nextAssemble > assemblyLag) {
+                assemble(nextAssemble++, out);
+            }
+        }
+        trim();
+    }
+
+    /**
+     * Screens cut (they do not dissolve: no gradual look-back), and a screen cut at t needs only
+     * the frame before t and the flash window after it, which ends after {@code flashFrames} more
+     * kept frames or once the stream's clock ({@code lastSeenPtsMs}, advanced by duplicates too)
+     * has passed it: no frame kept later can fall inside it. So a screen frame is decided and
+     * assembled (its keyframe let go) as soon as that holds, not ~11 changed frames later.
+     */
+    private void advanceScreen(Output out) {
+        if (window.isEmpty()) {
+            return;
+        }
         long last = window.lastPosition();
-        while (last - nextDecide >= lookahead) {
+        while (nextDecide <= last && (window.has(nextDecide + p.flashFrames())
+                || lastSeenPtsMs >= window.at(nextDecide).ptsMs() + p.flashFrames() * frameMs)) {
             decide(nextDecide++, out);
         }
-        while (nextDecide - nextAssemble > assemblyLag) {
+        while (nextAssemble < nextDecide) {
             assemble(nextAssemble++, out);
         }
+    }
+
+    private void trim() {
         // Keeps only the frames later decisions can still look at, and drops JPEGs assembly is done with.
         window.trim(Math.min(nextAssemble, nextDecide - Math.max(graduals.reach(), p.adaptiveWindow() + p.flashFrames()) - 2),
                 nextAssemble);
