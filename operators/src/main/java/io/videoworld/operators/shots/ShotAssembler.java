@@ -124,6 +124,7 @@ final class ShotAssembler {
                 cands = halved;
                 stride *= 2;
             }
+            cands = dropPastJpegs(cands, (shot.startFrame() + f.frameIndex()) / 2);
         }
         shot = new OpenShot(shot.startPosition(), shot.startFrame(), shot.startPtsMs(), shot.startEventTimeMs(),
                 shot.transitionIn(), shot.detector(), shot.score(), nextPeriodic, stride, cands, refs, f);
@@ -150,9 +151,11 @@ final class ShotAssembler {
         FrameFeatures last = shot.last();
         anyFrame = last;
         long midIndex = (shot.startFrame() + last.frameIndex()) / 2;
+        // The nearest candidate that still has its picture: one whose JPEG was dropped is never the
+        // nearest, unless a halving since then took the one that was.
         Candidate mid = shot.candidates().get(0);
         for (Candidate c : shot.candidates()) {
-            if (Math.abs(c.frameIndex() - midIndex) < Math.abs(mid.frameIndex() - midIndex)) {
+            if (farther(mid, c, midIndex)) {
                 mid = c;
             }
         }
@@ -210,6 +213,34 @@ final class ShotAssembler {
         return new Segment(stream, Segment.SCENE, epoch, kind, s.startFrame(), endFrame, s.startPtsMs(), endPts,
                 s.startEventTimeMs(), endEvent, s.transitionIn(), s.detector(), s.score(), s.startFrame(), s.shots(),
                 s.representativeFrame(), List.of(), closed);
+    }
+
+    private static boolean farther(Candidate a, Candidate b, long midIndex) {
+        boolean aBare = a.jpeg().length == 0;
+        boolean bBare = b.jpeg().length == 0;
+        return aBare != bBare ? aBare : Math.abs(b.frameIndex() - midIndex) < Math.abs(a.frameIndex() - midIndex);
+    }
+
+    /**
+     * State: the middle of a shot only moves forward as it grows, so a candidate before the last one
+     * at or before today's middle can no longer be the nearest; its JPEG is dropped (about half of
+     * them, the largest part of this operator's checkpoint).
+     */
+    private static List<Candidate> dropPastJpegs(List<Candidate> cands, long midIndex) {
+        int keepFrom = 0;
+        for (int i = 0; i < cands.size(); i++) {
+            if (cands.get(i).frameIndex() <= midIndex) {
+                keepFrom = i;
+            }
+        }
+        List<Candidate> out = new ArrayList<>(cands);
+        for (int i = 0; i < keepFrom; i++) {
+            Candidate c = out.get(i);
+            if (c.jpeg().length > 0) {
+                out.set(i, new Candidate(c.frameIndex(), c.ptsMs(), c.eventTimeMs(), c.batchSeq(), c.width(), c.height(), c.hist(), new byte[0]));
+            }
+        }
+        return out;
     }
 
     private static KeyframeRef ref(FrameFeatures f, String role) {

@@ -69,4 +69,37 @@ class ScreenKeyframeLagTest {
         tracker.finish(out);
         assertThat(shotStarts).as("the app switch is a cut, found as before").containsExactly(0L, 6L);
     }
+
+    @Test
+    void aLongShotKeepsThePicturesOfOnlyTheCandidatesThatCanStillBeItsMiddle() {
+        ShotParams params = ShotParams.defaults();
+        List<Keyframe> middles = new ArrayList<>();
+        ShotTracker.Output out = new ShotTracker.Output() {
+            @Override
+            public void keyframe(Keyframe k) {
+                if (KeyframeRef.MIDDLE.equals(k.role())) {
+                    middles.add(k);
+                }
+            }
+
+            @Override
+            public void segment(Segment s) {}
+        };
+        ShotTracker tracker = ShotTracker.start(params, 1);
+        int seconds = 30;
+        for (int s = 0; s < seconds; s++) {
+            Frame f = ScreenShotsTest.screen(s, ScreenShotsTest.DOC, 0, s, s); // typing: one shot, every frame kept
+            FrameBatch b = new FrameBatch("desk", SourceKind.SCREEN, "/shots", 0, 1_700_000_000_000L, INFO, List.of(f));
+            tracker = ShotTracker.restore(params, tracker.state());
+            tracker.accept(FeatureExtractor.extract(b, f), out);
+        }
+        ShotState state = tracker.state();
+        long withPicture = state.shot().candidates().stream().filter(c -> c.jpeg().length > 0).count();
+        assertThat(state.shot().candidates()).hasSizeGreaterThan(10);
+        assertThat(withPicture).as("candidates still holding a JPEG").isLessThanOrEqualTo(state.shot().candidates().size() / 2 + 1);
+        tracker.finish(out);
+        assertThat(middles).hasSize(1);
+        assertThat(middles.get(0).jpeg()).as("the middle keyframe has its picture").isNotEmpty();
+        assertThat(middles.get(0).ptsMs() / 1000).isBetween(13L, 16L);
+    }
 }
