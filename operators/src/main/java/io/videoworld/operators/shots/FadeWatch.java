@@ -66,11 +66,15 @@ final class FadeWatch {
                 // Black for a while: the fade out ends a shot now, and the picture that returns starts another.
                 found = fadeOut(w, darkStart, nextAssemble);
             } else if (!dark && inDark) {
+                if (seenLight) {
+                    // A fade through black is one transition: its boundary is the middle of the black (the
+                    // next shot's first keyframe waits for this lit frame). After a long black the fade out
+                    // already ended the shot before, and the picture that returns starts the next one here.
+                    long at = t - darkStart >= longDark() ? t : Math.max(Math.max(nextAssemble, w.firstPosition() + 1), (darkStart + t) / 2);
+                    found = new Boundary(at, ShotParams.FADE, ShotParams.FADE, f.luma());
+                }
                 inDark = false;
                 darkStart = -1;
-                if (seenLight) {
-                    found = new Boundary(t, ShotParams.FADE, ShotParams.FADE, f.luma());
-                }
             }
         }
         if (!dark) {

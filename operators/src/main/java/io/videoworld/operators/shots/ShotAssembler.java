@@ -88,8 +88,10 @@ final class ShotAssembler {
         String detector = b == null ? "none" : b.detector();
         double score = b == null ? 0 : b.score();
         List<KeyframeRef> refs = new ArrayList<>();
-        refs.add(ref(f, KeyframeRef.FIRST));
-        out.keyframe(keyframe(f, KeyframeRef.FIRST));
+        if (!waitsForLight(f)) {
+            refs.add(ref(f, KeyframeRef.FIRST));
+            out.keyframe(keyframe(f, KeyframeRef.FIRST));
+        }
         long every = p.keyframeEveryMs(f.sourceKind());
         shot = new OpenShot(a, f.frameIndex(), f.ptsMs(), f.eventTimeMs(), transition, detector, score,
                 every > 0 ? f.ptsMs() + every : Long.MAX_VALUE, 1, List.of(candidate(f)), refs, f);
@@ -99,7 +101,16 @@ final class ShotAssembler {
         List<KeyframeRef> refs = shot.keyframes();
         long nextPeriodic = shot.nextPeriodicPtsMs();
         boolean due = f.ptsMs() >= nextPeriodic;
-        if (due || screenChanged(shot, f)) {
+        if (first(refs) == null) {
+            // The shot began in black (the middle of a fade): its first keyframe is its first lit frame.
+            if (!waitsForLight(f)) {
+                refs = new ArrayList<>(refs);
+                refs.add(0, ref(f, KeyframeRef.FIRST));
+                out.keyframe(keyframe(f, KeyframeRef.FIRST));
+                long every = p.keyframeEveryMs(f.sourceKind());
+                nextPeriodic = every > 0 ? f.ptsMs() + every : Long.MAX_VALUE;
+            }
+        } else if (due || screenChanged(shot, f)) {
             refs = new ArrayList<>(refs);
             refs.add(ref(f, KeyframeRef.PERIODIC));
             out.keyframe(keyframe(f, KeyframeRef.PERIODIC));
@@ -160,12 +171,20 @@ final class ShotAssembler {
             }
         }
         List<KeyframeRef> refs = new ArrayList<>(shot.keyframes());
-        if (mid.frameIndex() != shot.startFrame()) {
+        if (first(refs) == null) {
+            // Black to its end: its middle frame is all there is to show.
+            Candidate c = mid;
+            refs.add(0, new KeyframeRef(c.frameIndex(), c.ptsMs(), c.eventTimeMs(), c.batchSeq(), c.width(), c.height(), c.jpeg().length,
+                    KeyframeRef.FIRST));
+            out.keyframe(new Keyframe(last.streamId(), last.epochMs(), c.frameIndex(), c.ptsMs(), KeyframeRef.FIRST, c.jpeg(), c.eventTimeMs()));
+        }
+        long firstFrame = first(refs).frameIndex();
+        if (mid.frameIndex() != firstFrame) {
             refs.add(new KeyframeRef(mid.frameIndex(), mid.ptsMs(), mid.eventTimeMs(), mid.batchSeq(), mid.width(), mid.height(),
                     mid.jpeg().length, KeyframeRef.MIDDLE));
             out.keyframe(new Keyframe(last.streamId(), last.epochMs(), mid.frameIndex(), mid.ptsMs(), KeyframeRef.MIDDLE, mid.jpeg(), mid.eventTimeMs()));
         }
-        if (last.frameIndex() != shot.startFrame() && last.frameIndex() != mid.frameIndex()) {
+        if (last.frameIndex() != firstFrame && last.frameIndex() != mid.frameIndex()) {
             refs.add(ref(last, KeyframeRef.LAST));
             out.keyframe(keyframe(last, KeyframeRef.LAST));
         }
@@ -241,6 +260,20 @@ final class ShotAssembler {
             }
         }
         return out;
+    }
+
+    /** Video: a black frame (the middle of a fade) is no first keyframe; the shot's first lit frame is. Screens are read as they are. */
+    private boolean waitsForLight(FrameFeatures f) {
+        return f.sourceKind() != SourceKind.SCREEN && p.uses(ShotParams.FADE) && f.luma() < p.fadeFloor();
+    }
+
+    private static KeyframeRef first(List<KeyframeRef> refs) {
+        for (KeyframeRef r : refs) {
+            if (KeyframeRef.FIRST.equals(r.role())) {
+                return r;
+            }
+        }
+        return null;
     }
 
     private static KeyframeRef ref(FrameFeatures f, String role) {

@@ -203,8 +203,16 @@ public final class ShotTracker {
     }
 
     private void decide(long t, Output out) {
-        addBoundary(fades.decide(window, t, nextAssemble));
-        if (window.has(t - 1)) {
+        long darkFrom = fades.darkStart();
+        Boundary fade = fades.decide(window, t, nextAssemble);
+        // The picture came back after a short black and the boundary went to its middle: a cut into the
+        // black or out of it is part of that one fade.
+        boolean throughBlack = fade != null && darkFrom >= 0 && fade.position() < t;
+        if (throughBlack) {
+            pending.subMap(darkFrom, true, t, true).values().removeIf(b -> "cut".equals(b.transition()));
+        }
+        addBoundary(fade);
+        if (window.has(t - 1) && !throughBlack) {
             addBoundary(window.at(t).sourceKind() == SourceKind.SCREEN ? CutChecks.screen(window, p, frameMs, t)
                     : CutChecks.video(window, p, t));
         }
