@@ -22,6 +22,8 @@ import java.util.TreeMap;
  *
  * <p>Assembly ({@link ShotAssembler}): frames join shots behind the gradual decisions, because a
  * transition is only recognised once it has passed and its boundary lies in the middle of it.
+ * Screens have no gradual transitions: a screen frame is decided and assembled as soon as its
+ * flash window has passed, in kept frames or in the stream's time ({@code advanceScreen}).
  */
 public final class ShotTracker {
 
