@@ -82,8 +82,8 @@ final class EpisodeBatches {
             // The window and its text carried on from the keyframe before: the same activity, whatever this piece's title reads.
             r = new EpisodePolicy.Relation(EpisodeBatch.CONTINUE, -1, Vectors.cosine(embedding, context.get(context.size() - 1).embedding()));
         } else if (kind == SourceKind.SCREEN && !context.isEmpty()) {
-            r = ScreenReturns.relate(EpisodePolicy.relateChanged(digest, context, tasks), in.isEmpty() ? null : in.get(0), views,
-                    context.get(context.size() - 1).batchSeq());
+            r = ScreenReturns.relate(EpisodePolicy.relateChanged(digest, context, tasks), in.isEmpty() ? null : in.get(0), app, views,
+                    context.get(context.size() - 1).batchSeq(), b -> appOf(b, context, tasks));
         } else {
             r = EpisodePolicy.relate(digest, context, tasks, kind);
         }

@@ -39,8 +39,8 @@ final class WindowChrome {
     private static final Pattern PROMPT = Pattern.compile("[\\w.-]+@[\\w.-]+\\s*:");
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
     private static final Pattern MAN = Pattern.compile("manual page \\S+ line \\d+", Pattern.CASE_INSENSITIVE);
-    /** OCR drops the spaces around a title's dash: then only a plain name after the last one ("Pictures-Files") is an app. */
-    private static final Pattern NAME_AFTER_DASH = Pattern.compile("(?<=[\\p{L}\\p{N}|)\\]. ])[-\u2013\u2014]\\s*(\\p{L}[\\p{L} ]{2,24})$");
+    /** OCR drops the spaces around a title's dash: then only a plain name after the last one, capitalised ("Pictures-Files") or one lower-case word ("notes.md-gedit"), is an app: "front-matter section of" is a hyphenated word, "-glrxExtact" a misread one. */
+    private static final Pattern NAME_AFTER_DASH = Pattern.compile("(?<=[\\p{L}\\p{N}|)\\]. ])[-\u2013\u2014]\\s*(\\p{Lu}[\\p{L} ]{2,24}|\\p{Ll}{3,24})$");
     private static final Pattern HYPHENATED = Pattern.compile("\\p{L}[-\u2013]\\p{L}+[-\u2013]\\s*\\p{L}[\\p{L} ]{2,24}$");
     private static final Pattern SPACED_DASH = Pattern.compile("\\s[-\u2013\u2014]\\s?|\\s?[-\u2013\u2014]\\s");
 
@@ -206,6 +206,10 @@ final class WindowChrome {
         String[] y = b.split(PARTS);
         if (x[x.length - 1].startsWith(MANUAL) != y[y.length - 1].startsWith(MANUAL)) {
             return false; // a manual page and the shell under one terminal title are two tasks
+        }
+        if (x[x.length - 1].startsWith(MANUAL) && y[y.length - 1].startsWith(MANUAL)
+                && !ScreenContinuity.sameName(x[x.length - 1].substring(MANUAL.length()), y[y.length - 1].substring(MANUAL.length()))) {
+            return false; // two manual pages under one terminal title
         }
         String ux = url(x);
         String uy = url(y);

@@ -22,7 +22,7 @@ final class WindowKinds {
     private static final Pattern MAN = Pattern.compile("manual\\s?page \\S+ line \\d+|press\\s?h\\s?for\\s?help|or\\s?q\\s?to\\s?quit\\W*$|^\\S+\\(\\d\\)\\s?User\\s?Com+an+ds|^User\\s?Com+an+ds$",
             Pattern.CASE_INSENSITIVE);
     /** A pager's status line as OCR reads it ("Manual page tar(1) line 40", "Hanualpae ucfr(1line 1"): the page's name. */
-    private static final Pattern MAN_STATUS = Pattern.compile("([A-Za-z0-9][\\w.+-]*)\\s?\\(\\d+\\)?\\s?line\\s?\\d+", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MAN_STATUS = Pattern.compile("([A-Za-z0-9][\\w.+/-]*)\\s?\\(\\d+\\)?\\s?line\\s?\\d+", Pattern.CASE_INSENSITIVE);
     /** user@host:~/dir$ as OCR reads it at 640 px: '@' may come out as 'g' or 'e', '$' as 's'. */
     private static final Pattern PROMPT = Pattern.compile("\\b\\w{3,}[@:]?\\w*:[~\\-]?/[\\w./-]*[$#s]\\s");
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
