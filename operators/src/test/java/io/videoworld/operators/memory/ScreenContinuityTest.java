@@ -63,6 +63,17 @@ class ScreenContinuityTest {
         assertThat(ScreenContinuity.continues(frame(title, tar), frame(title, gzip))).as("another manual page").isFalse();
         assertThat(ScreenContinuity.continues(frame(title, SHELL), frame(title, tar))).as("man opened from the shell").isFalse();
         assertThat(WindowKinds.manual(tarLater)).isEqualTo("tar");
+        // Pages named by a path share most letters ("changelog.Debian"): the piece that differs tells them apart.
+        List<String> tk = new ArrayList<>(MAN.subList(0, 4));
+        tk.add("Manual page tk8.6/changelog.Debian(1) line 1 (press h for help or q to quit)");
+        List<String> xi = new ArrayList<>(MAN.subList(0, 4));
+        xi.add("Manual page libxi6/changelog.Debian(1) line 1 (press h for help or q to quit)");
+        assertThat(WindowKinds.manual(tk)).isEqualTo("tk86changelogdebian");
+        assertThat(ScreenContinuity.continues(frame(title, tk), frame(title, xi))).as("another changelog page").isFalse();
+        assertThat(WindowChrome.same(title + WindowChrome.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
+                title + WindowChrome.PARTS + WindowChrome.MANUAL + "libxi6changelogdebian")).isFalse();
+        assertThat(WindowChrome.same(title + WindowChrome.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
+                title + WindowChrome.PARTS + WindowChrome.MANUAL + "t86changelogdebian")).as("a letter misread").isTrue();
     }
 
     @Test

@@ -69,5 +69,9 @@ class WindowChromeTest {
         assertThat(WindowChrome.app(null, List.of("Manual page tar(1) line 40 (press h for help or q to quit)"))).isEqualTo("terminal");
         assertThat(WindowChrome.app("changelog.Debian.md-gedit", List.of())).isEqualTo("gedit");
         assertThat(WindowChrome.app("gir1.2-gtk-3.0 changelog", List.of())).isNull();
+        // A content line taken for a title (no title bar): a hyphenated word or a misread one names no app.
+        assertThat(WindowChrome.app("A Secondary Section is a named appendix or a front-matter section of", List.of())).isNull();
+        assertThat(WindowChrome.app("mltipetstxtrctltllstealialis-glrxExtactthli", List.of())).isNull();
+        assertThat(WindowChrome.app("Music-Thunar", List.of())).isEqualTo("thunar");
     }
 }
