@@ -91,6 +91,10 @@ final class EpisodeBatches {
             // A window that names nothing (full screen, no chrome) is the app of the task it returns to.
             app = appOf(r.relatedBatch(), context, tasks);
         }
+        if (app == null && kind == SourceKind.SCREEN && WindowKinds.monospaced(in)) {
+            // No chrome and no convention named it: monospaced text without a prompt is a text editor's.
+            app = WindowKinds.EDITOR;
+        }
         List<String> sortedLabels = labels.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).map(Map.Entry::getKey).toList();
         return new EpisodeBatch(stream, epoch, seq, kind, from, to, startEvent, endEvent, (int) Math.max(1, (to - from + 999) / 1000),
                 shotId, sceneId, app, title, lineList, sortedLabels, seen, embedding, r.kind(), r.relatedBatch(), r.similarity(),

@@ -87,4 +87,18 @@ class ScreenContinuityTest {
         assertThat(WindowKinds.of("gtk changelog", List.of("https://wiki.debian.org/gtk"))).isEqualTo("browser");
         assertThat(WindowKinds.of("gtk changelog", List.of("plain words of a page"))).isNull();
     }
+
+    @Test
+    void textInAMonospacedFontIsToldFromProportionalTextByItsBoxes() {
+        // frame() sets every letter 10 px wide, as a monospaced font does; a proportional one sets "il" narrow and "mw" wide.
+        assertThat(WindowKinds.monospaced(List.of(frame(null, MAN), frame(null, MAN.subList(1, 6))))).isTrue();
+        List<TextLine> out = new ArrayList<>();
+        for (int i = 0; i < MAN.size(); i++) {
+            int width = MAN.get(i).chars().map(c -> "ilIjtf.,'|!:;() ".indexOf(c) >= 0 ? 4 : "mwMW".indexOf(c) >= 0 ? 14 : Character.isUpperCase(c) ? 11 : 8).sum();
+            out.add(new TextLine(MAN.get(i), 20, 100 + 22 * i, width, 18, 0.95));
+        }
+        Perception proportional = new Perception("desk", 0, 1, 1000, "periodic", out, "", null, null, "cpu", 1280, 800, List.of(), 1000);
+        assertThat(WindowKinds.monospaced(List.of(proportional))).isFalse();
+        assertThat(WindowKinds.monospaced(List.of(frame(null, List.of("too few lines", "to tell"))))).as("too little text").isFalse();
+    }
 }

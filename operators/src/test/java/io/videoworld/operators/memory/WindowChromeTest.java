@@ -57,6 +57,10 @@ class WindowChromeTest {
                 "https://wiki.debian.org/gtk", 90, 50)));
         assertThat(WindowChrome.same(one, moreTabs)).as("the same page after another tab opened").isTrue();
         assertThat(WindowChrome.app("https://manpages.debian.org/zlib-changelog-www", List.of())).isEqualTo("browser");
+        // Two readings of one address, misread at its start and in its middle; and another page of the site, read the same way.
+        assertThat(WindowChrome.sameAddress("https:/ocs.example.org/guidetar-changelog-debian-docs", "https://docs.example.rg/guide/ta-changelog-debian-docs")).isTrue();
+        assertThat(WindowChrome.sameAddress("https:/ocs.example.org/guidetar-changelog-debian-docs", "https://docs.example.org/guide/ibgdbm6-changelog-debian-docs"))
+                .isFalse();
         assertThat(WindowChrome.app(one, List.of("https://wiki.debian.org/gtk"))).isEqualTo("browser");
     }
 
