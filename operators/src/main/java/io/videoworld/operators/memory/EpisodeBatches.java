@@ -82,14 +82,18 @@ final class EpisodeBatches {
             // The window and its text carried on from the keyframe before: the same activity, whatever this piece's title reads.
             r = new EpisodePolicy.Relation(EpisodeBatch.CONTINUE, -1, Vectors.cosine(embedding, context.get(context.size() - 1).embedding()));
         } else if (kind == SourceKind.SCREEN && !context.isEmpty()) {
-            r = ScreenReturns.relate(EpisodePolicy.relateChanged(digest, context, tasks), in.isEmpty() ? null : in.get(0), views,
-                    context.get(context.size() - 1).batchSeq());
+            r = ScreenReturns.relate(EpisodePolicy.relateChanged(digest, context, tasks), in.isEmpty() ? null : in.get(0), app, views,
+                    context.get(context.size() - 1).batchSeq(), b -> appOf(b, context, tasks));
         } else {
             r = EpisodePolicy.relate(digest, context, tasks, kind);
         }
         if (app == null && EpisodeBatch.RETURN.equals(r.kind())) {
             // A window that names nothing (full screen, no chrome) is the app of the task it returns to.
             app = appOf(r.relatedBatch(), context, tasks);
+        }
+        if (app == null && kind == SourceKind.SCREEN && WindowKinds.monospaced(in)) {
+            // No chrome and no convention named it: monospaced text without a prompt is a text editor's.
+            app = WindowKinds.EDITOR;
         }
         List<String> sortedLabels = labels.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).map(Map.Entry::getKey).toList();
         return new EpisodeBatch(stream, epoch, seq, kind, from, to, startEvent, endEvent, (int) Math.max(1, (to - from + 999) / 1000),

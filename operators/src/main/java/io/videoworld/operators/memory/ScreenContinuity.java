@@ -48,7 +48,7 @@ final class ScreenContinuity {
         // The document a window shows where its title does not say (a terminal's title stays for every manual page and the shell).
         String ma = WindowKinds.manual(texts(before));
         String mb = WindowKinds.manual(texts(next));
-        if (ma != null && mb != null && WindowChrome.similarity(ma, mb) < SAME_NAME
+        if (ma != null && mb != null && !sameName(ma, mb)
                 || (ma == null) != (mb == null) && !sameStatus && overlap < SAME_LINES) {
             return false;
         }
@@ -60,6 +60,15 @@ final class ScreenContinuity {
             return overlap >= SOME_LINES;
         }
         return overlap >= SAME_LINES;
+    }
+
+    /**
+     * Whether two document names read by OCR are one: alike as a whole, and what differs once the
+     * letters they share at both ends are taken off is a misread letter or two
+     * ("tk8.6/changelog.Debian" and "libxi6/changelog.Debian" share most letters but are two pages).
+     */
+    static boolean sameName(String a, String b) {
+        return WindowChrome.similarity(a, b) >= SAME_NAME && WindowChrome.sameAddress(a, b);
     }
 
     /** The share of the lines of the keyframe with fewer of them that the other one shows too (read alike). */

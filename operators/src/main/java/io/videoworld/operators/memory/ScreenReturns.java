@@ -35,6 +35,16 @@ final class ScreenReturns {
      * content of its first keyframe {@code first} says otherwise.
      */
     static EpisodePolicy.Relation relate(EpisodePolicy.Relation rules, Perception first, List<BatcherState.View> views, long prevSeq) {
+        return relate(rules, first, null, views, prevSeq, seq -> null);
+    }
+
+    /**
+     * As above, where the batch's window names app {@code app} (null: unknown) and {@code appOf}
+     * gives the app of a remembered batch: a window of one app never returns to another's, however
+     * alike their text (a changelog read in the terminal, then in the browser, is two tasks).
+     */
+    static EpisodePolicy.Relation relate(EpisodePolicy.Relation rules, Perception first, String app, List<BatcherState.View> views, long prevSeq,
+            java.util.function.LongFunction<String> appOf) {
         if (first == null || views.isEmpty()) {
             return rules;
         }
@@ -46,7 +56,7 @@ final class ScreenReturns {
         BatcherState.View best = null;
         double bestShare = SAME_SCREEN;
         for (BatcherState.View v : views) {
-            if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < MIN_LINES) {
+            if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < MIN_LINES || otherApp(app, appOf.apply(v.batchSeq()))) {
                 continue;
             }
             double share = ScreenContinuity.overlap(now, v.lines());
@@ -65,6 +75,10 @@ final class ScreenReturns {
             }
         }
         return rules;
+    }
+
+    private static boolean otherApp(String a, String b) {
+        return a != null && b != null && !a.equals(b);
     }
 
     /**

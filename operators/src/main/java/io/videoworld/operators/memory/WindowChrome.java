@@ -39,8 +39,8 @@ final class WindowChrome {
     private static final Pattern PROMPT = Pattern.compile("[\\w.-]+@[\\w.-]+\\s*:");
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
     private static final Pattern MAN = Pattern.compile("manual page \\S+ line \\d+", Pattern.CASE_INSENSITIVE);
-    /** OCR drops the spaces around a title's dash: then only a plain name after the last one ("Pictures-Files") is an app. */
-    private static final Pattern NAME_AFTER_DASH = Pattern.compile("(?<=[\\p{L}\\p{N}|)\\]. ])[-\u2013\u2014]\\s*(\\p{L}[\\p{L} ]{2,24})$");
+    /** OCR drops the spaces around a title's dash: then only a plain name after the last one, capitalised ("Pictures-Files") or one lower-case word ("notes.md-gedit"), is an app: "front-matter section of" is a hyphenated word, "-glrxExtact" a misread one. */
+    private static final Pattern NAME_AFTER_DASH = Pattern.compile("(?<=[\\p{L}\\p{N}|)\\]. ])[-\u2013\u2014]\\s*(\\p{Lu}[\\p{L} ]{2,24}|\\p{Ll}{3,24})$");
     private static final Pattern HYPHENATED = Pattern.compile("\\p{L}[-\u2013]\\p{L}+[-\u2013]\\s*\\p{L}[\\p{L} ]{2,24}$");
     private static final Pattern SPACED_DASH = Pattern.compile("\\s[-\u2013\u2014]\\s?|\\s?[-\u2013\u2014]\\s");
 
@@ -207,6 +207,10 @@ final class WindowChrome {
         if (x[x.length - 1].startsWith(MANUAL) != y[y.length - 1].startsWith(MANUAL)) {
             return false; // a manual page and the shell under one terminal title are two tasks
         }
+        if (x[x.length - 1].startsWith(MANUAL) && y[y.length - 1].startsWith(MANUAL)
+                && !ScreenContinuity.sameName(x[x.length - 1].substring(MANUAL.length()), y[y.length - 1].substring(MANUAL.length()))) {
+            return false; // two manual pages under one terminal title
+        }
         String ux = url(x);
         String uy = url(y);
         if (ux != null && uy != null) {
@@ -222,10 +226,11 @@ final class WindowChrome {
     }
 
     /**
-     * Whether two addresses read by OCR are one page: what is left once the letters they share at
-     * both ends are taken off must read alike. Two pages of one site differ only in a short piece
-     * of a long address, which the similarity of the whole would hide; a misread letter leaves a
-     * piece of one or two letters.
+     * Whether two addresses read by OCR are one page: alike as a whole, and nowhere a run of
+     * differing letters. Two pages of one site differ in one piece of a long address ("tar-" and
+     * "libgdbm6-changelog"), which the similarity of the whole would hide; two readings of one
+     * address differ by letters misread or dropped here and there, even at its start ("ocs." for
+     * "docs."), so the pieces are found on the alignment of the two, not only at their ends.
      */
     static boolean sameAddress(String a, String b) {
         String x = norm(a);
@@ -238,12 +243,50 @@ final class WindowChrome {
         while (suf < x.length() - pre && suf < y.length() - pre && x.charAt(x.length() - 1 - suf) == y.charAt(y.length() - 1 - suf)) {
             suf++;
         }
-        String cx = x.substring(pre, x.length() - suf);
-        String cy = y.substring(pre, y.length() - suf);
-        if (Math.max(cx.length(), cy.length()) <= ADDRESS_NOISE) {
+        if (Math.max(x.length() - pre - suf, y.length() - pre - suf) <= ADDRESS_NOISE) {
             return true;
         }
-        return similarity(a, b) >= SAME_TEXT && similarity(cx, cy) >= 0.5;
+        return similarity(a, b) >= SAME_TEXT && densestEdits(x, y) <= ADDRESS_NOISE;
+    }
+
+    /** Columns of the alignment in which {@link #densestEdits} counts edits. */
+    private static final int EDIT_WINDOW = 6;
+
+    /** The most edits within {@value #EDIT_WINDOW} consecutive columns of a least-edit alignment of two normalised texts. */
+    static int densestEdits(String x, String y) {
+        x = x.length() > 160 ? x.substring(0, 160) : x;
+        y = y.length() > 160 ? y.substring(0, 160) : y;
+        int[][] d = new int[x.length() + 1][y.length() + 1];
+        for (int i = 0; i <= x.length(); i++) {
+            for (int j = 0; j <= y.length(); j++) {
+                d[i][j] = i == 0 ? j : j == 0 ? i
+                        : Math.min(Math.min(d[i - 1][j], d[i][j - 1]) + 1, d[i - 1][j - 1] + (x.charAt(i - 1) == y.charAt(j - 1) ? 0 : 1));
+            }
+        }
+        List<Boolean> edits = new ArrayList<>();
+        int i = x.length();
+        int j = y.length();
+        while (i > 0 || j > 0) {
+            if (i > 0 && j > 0 && d[i][j] == d[i - 1][j - 1] + (x.charAt(i - 1) == y.charAt(j - 1) ? 0 : 1)) {
+                edits.add(x.charAt(i - 1) != y.charAt(j - 1));
+                i--;
+                j--;
+            } else if (i > 0 && d[i][j] == d[i - 1][j] + 1) {
+                edits.add(true);
+                i--;
+            } else {
+                edits.add(true);
+                j--;
+            }
+        }
+        int most = 0;
+        int now = 0;
+        for (int k = 0; k < edits.size(); k++) {
+            now += edits.get(k) ? 1 : 0;
+            now -= k >= EDIT_WINDOW && edits.get(k - EDIT_WINDOW) ? 1 : 0;
+            most = Math.max(most, now);
+        }
+        return most;
     }
 
     private static String url(String[] parts) {

@@ -63,6 +63,17 @@ class ScreenContinuityTest {
         assertThat(ScreenContinuity.continues(frame(title, tar), frame(title, gzip))).as("another manual page").isFalse();
         assertThat(ScreenContinuity.continues(frame(title, SHELL), frame(title, tar))).as("man opened from the shell").isFalse();
         assertThat(WindowKinds.manual(tarLater)).isEqualTo("tar");
+        // Pages named by a path share most letters ("changelog.Debian"): the piece that differs tells them apart.
+        List<String> tk = new ArrayList<>(MAN.subList(0, 4));
+        tk.add("Manual page tk8.6/changelog.Debian(1) line 1 (press h for help or q to quit)");
+        List<String> xi = new ArrayList<>(MAN.subList(0, 4));
+        xi.add("Manual page libxi6/changelog.Debian(1) line 1 (press h for help or q to quit)");
+        assertThat(WindowKinds.manual(tk)).isEqualTo("tk86changelogdebian");
+        assertThat(ScreenContinuity.continues(frame(title, tk), frame(title, xi))).as("another changelog page").isFalse();
+        assertThat(WindowChrome.same(title + WindowChrome.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
+                title + WindowChrome.PARTS + WindowChrome.MANUAL + "libxi6changelogdebian")).isFalse();
+        assertThat(WindowChrome.same(title + WindowChrome.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
+                title + WindowChrome.PARTS + WindowChrome.MANUAL + "t86changelogdebian")).as("a letter misread").isTrue();
     }
 
     @Test
@@ -75,5 +86,19 @@ class ScreenContinuityTest {
         assertThat(WindowKinds.of("notes.md  todo.txt", List.of("some text"))).isEqualTo("editor");
         assertThat(WindowKinds.of("gtk changelog", List.of("https://wiki.debian.org/gtk"))).isEqualTo("browser");
         assertThat(WindowKinds.of("gtk changelog", List.of("plain words of a page"))).isNull();
+    }
+
+    @Test
+    void textInAMonospacedFontIsToldFromProportionalTextByItsBoxes() {
+        // frame() sets every letter 10 px wide, as a monospaced font does; a proportional one sets "il" narrow and "mw" wide.
+        assertThat(WindowKinds.monospaced(List.of(frame(null, MAN), frame(null, MAN.subList(1, 6))))).isTrue();
+        List<TextLine> out = new ArrayList<>();
+        for (int i = 0; i < MAN.size(); i++) {
+            int width = MAN.get(i).chars().map(c -> "ilIjtf.,'|!:;() ".indexOf(c) >= 0 ? 4 : "mwMW".indexOf(c) >= 0 ? 14 : Character.isUpperCase(c) ? 11 : 8).sum();
+            out.add(new TextLine(MAN.get(i), 20, 100 + 22 * i, width, 18, 0.95));
+        }
+        Perception proportional = new Perception("desk", 0, 1, 1000, "periodic", out, "", null, null, "cpu", 1280, 800, List.of(), 1000);
+        assertThat(WindowKinds.monospaced(List.of(proportional))).isFalse();
+        assertThat(WindowKinds.monospaced(List.of(frame(null, List.of("too few lines", "to tell"))))).as("too little text").isFalse();
     }
 }

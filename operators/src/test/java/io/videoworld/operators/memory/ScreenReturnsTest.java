@@ -63,6 +63,16 @@ class ScreenReturnsTest {
     }
 
     @Test
+    void aWindowOfAnotherAppShowingTheSameTextIsNoReturn() {
+        EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.7);
+        // gzip's manual read in the terminal (batch 1), then the same text in the browser: a new task.
+        java.util.function.LongFunction<String> apps = seq -> seq == 1 ? "terminal" : "editor";
+        assertThat(ScreenReturns.relate(rules, frame(9, GZIP), "browser", views(), 3, apps)).isEqualTo(rules);
+        assertThat(ScreenReturns.relate(rules, frame(9, GZIP), "terminal", views(), 3, apps).relatedBatch()).isEqualTo(1);
+        assertThat(ScreenReturns.relate(rules, frame(9, GZIP), null, views(), 3, apps).relatedBatch()).as("a window that names no app").isEqualTo(1);
+    }
+
+    @Test
     void theActivityJustLeftIsNoReturnAndTooLittleTextLeavesTheRulesAlone() {
         EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.2);
         // Batch 2 and 3 are one activity (the notes), left just now: showing the notes again is not a return to batch 2.

@@ -57,6 +57,10 @@ class WindowChromeTest {
                 "https://wiki.debian.org/gtk", 90, 50)));
         assertThat(WindowChrome.same(one, moreTabs)).as("the same page after another tab opened").isTrue();
         assertThat(WindowChrome.app("https://manpages.debian.org/zlib-changelog-www", List.of())).isEqualTo("browser");
+        // Two readings of one address, misread at its start and in its middle; and another page of the site, read the same way.
+        assertThat(WindowChrome.sameAddress("https:/ocs.example.org/guidetar-changelog-debian-docs", "https://docs.example.rg/guide/ta-changelog-debian-docs")).isTrue();
+        assertThat(WindowChrome.sameAddress("https:/ocs.example.org/guidetar-changelog-debian-docs", "https://docs.example.org/guide/ibgdbm6-changelog-debian-docs"))
+                .isFalse();
         assertThat(WindowChrome.app(one, List.of("https://wiki.debian.org/gtk"))).isEqualTo("browser");
     }
 
@@ -69,5 +73,9 @@ class WindowChromeTest {
         assertThat(WindowChrome.app(null, List.of("Manual page tar(1) line 40 (press h for help or q to quit)"))).isEqualTo("terminal");
         assertThat(WindowChrome.app("changelog.Debian.md-gedit", List.of())).isEqualTo("gedit");
         assertThat(WindowChrome.app("gir1.2-gtk-3.0 changelog", List.of())).isNull();
+        // A content line taken for a title (no title bar): a hyphenated word or a misread one names no app.
+        assertThat(WindowChrome.app("A Secondary Section is a named appendix or a front-matter section of", List.of())).isNull();
+        assertThat(WindowChrome.app("mltipetstxtrctltllstealialis-glrxExtactthli", List.of())).isNull();
+        assertThat(WindowChrome.app("Music-Thunar", List.of())).isEqualTo("thunar");
     }
 }
