@@ -18,6 +18,10 @@ ONNX model (opset 13)
   output  heatmap  float32 [N,128,128,80] = tower_0/keypoints (sigmoid class scores)
   output  wh       float32 [N,128,128,4]  = tower_0/wh (box extents in 512-input pixels)
   N is dynamic.  Internally NCHW; the outputs are transposed back to NHWC.
+  H and W are dynamic too: the model was trained at 512, but any side that is a multiple of
+  32 runs (the SAME pads of the five stride-2 convs are the same for every such side, and the
+  three upsamplings are scales, not sizes); outputs are then H/4 x W/4, extents in input pixels.
+  VideoWorld's vw.detect.input-size picks the side (smaller is faster, see the README).
 
 Decode (the TF.js graph's own tower_0/detections part, not converted; per image)
 -------------------------------------------------------------------------------
@@ -48,10 +52,12 @@ Op mapping notes
   (Fused)DepthwiseConv2dNative     -> Conv group=Cin, [H,W,Cin,mult] -> [Cin*mult,1,H,W]
   padding SAME                     -> explicit pads as TF computes them (extra pad at
                                       bottom/right), from static shapes for 512x512 input
+                                      (the same for any side that is a multiple of 32)
   ResizeBilinear                   -> Resize mode=linear, coordinate_transformation_mode =
                                       align_corners | half_pixel(tf half_pixel_centers) |
-                                      asymmetric (both false, the case here); sizes built
-                                      from Shape(x)[0:2] + const HW so N stays dynamic
+                                      asymmetric (both false, the case here); scales
+                                      [1,1,2,2] (TF's const size / the input's) so N, H
+                                      and W stay dynamic
   Mean(keep_dims, axes NHWC)       -> ReduceMean on the mapped NCHW axes
   ConcatV2 axis                    -> Concat on the mapped axis
   Mul/Add/Sub with consts          -> same op; per-channel consts reshaped to [C,1,1]
@@ -363,17 +369,12 @@ class Converter:
                 raise ConvertError("%s: align_corners and half_pixel_centers both set" % name)
             mode = "align_corners" if ac else ("half_pixel" if hp else "asymmetric")
             x = self.tname(ins[0])
-            shp = self.uniq(name + "/shape")
-            nc = self.uniq(name + "/nc")
-            sizes = self.uniq(name + "/sizes")
-            self.add("Shape", [x], [shp])
-            self.add("Slice", [shp, self.init("s0", np.array([0], np.int64)),
-                               self.init("s2", np.array([2], np.int64)),
-                               self.init("ax0", np.array([0], np.int64))], [nc])
-            self.add("Concat", [nc, self.init(name + "/hw", np.array(hw, np.int64))], [sizes], axis=0)
-            self.add("Resize", [x, "", "", sizes], [name], mode="linear",
-                     coordinate_transformation_mode=mode, nearest_mode="floor")
             s = list(self.sh(ins[0]))
+            # Scales, not the TF graph's fixed sizes (exact 2x here), so any input side that is a
+            # multiple of 32 runs: the same model at 512 (as trained) or smaller for speed.
+            scales = self.init(name + "/scales", np.array([1, 1, hw[0] / s[2], hw[1] / s[3]], np.float32))
+            self.add("Resize", [x, "", scales], [name], mode="linear",
+                     coordinate_transformation_mode=mode, nearest_mode="floor")
             self.shape[name] = [s[0], s[1], hw[0], hw[1]]
         elif op == "MaxPool" or op == "AvgPool":
             k = attr(node, "ksize")[1:3]
@@ -455,9 +456,8 @@ def build(model_dir, out_path):
             raise ConvertError("%s has shape %s" % (src, s))
     graph = helper.make_graph(
         conv.onnx_nodes, "mb3_centernet",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["N", INPUT_HW, INPUT_HW, 3])],
-        [helper.make_tensor_value_info(dst, TensorProto.FLOAT,
-                                       ["N", INPUT_HW // 4, INPUT_HW // 4, out_shapes[dst]])
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["N", "H", "W", 3])],
+        [helper.make_tensor_value_info(dst, TensorProto.FLOAT, ["N", "H/4", "W/4", out_shapes[dst]])
          for _, dst in OUTPUTS],
         initializer=list(conv.inits.values()))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],

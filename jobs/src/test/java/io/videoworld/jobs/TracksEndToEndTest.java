@@ -65,7 +65,7 @@ class TracksEndToEndTest {
                 .filter(IngestRun.term("alive", "false"))))) >= 3 && IngestRun.count(es, Names.TRACKS_INDEX, Query.of(q -> q.bool(b -> b
                 .filter(mine).filter(IngestRun.term("alive", "true"))))) == 0);
         server = new QueryServer(QueryConfig.of(infra.elasticsearchUrl(), tmp.resolve("frames").toString())
-                .withDetector(ObjectDetector.load(ModelDirectory.locate(), "centernet", List.of(), 640, 0.1))).start("127.0.0.1", 0);
+                .withDetector(ObjectDetector.load(ModelDirectory.locate(), "centernet", List.of(), 0, 0.1))).start("127.0.0.1", 0);
     }
 
     @AfterAll

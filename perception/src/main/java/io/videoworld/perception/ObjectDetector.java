@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ObjectDetector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectDetector.class);
+    /** Input side of a YOLO export unless one is named (Ultralytics' default). */
+    public static final int DEFAULT_YOLO_INPUT = 640;
+    /** Input side of CenterNet unless one is named (trained at 512). */
+    public static final int DEFAULT_CENTERNET_INPUT = CenterNetTranslator.TRAINED_INPUT;
 
     private final ZooModel<DecodedImage, List<Detection>> model;
     private final java.util.concurrent.ConcurrentLinkedQueue<Predictor<DecodedImage, List<Detection>>> idle =
@@ -52,7 +56,8 @@ public final class ObjectDetector implements AutoCloseable {
      * Loads the detector a spec names: {@code centernet}, {@code yolo:PATH} or {@code torchscript:PATH}.
      *
      * @param labels class names of a YOLO model (COCO's 80 when empty)
-     * @param inputSize square input side of a YOLO model
+     * @param inputSize square input side; 0 for the detector's default ({@link #DEFAULT_YOLO_INPUT} for YOLO,
+     *     {@link #DEFAULT_CENTERNET_INPUT} for CenterNet)
      * @param minScore boxes below this are dropped (keep it low: the tracker uses weak boxes)
      */
     public static ObjectDetector load(Path models, String spec, List<String> labels, int inputSize, double minScore) throws IOException {
@@ -63,11 +68,11 @@ public final class ObjectDetector implements AutoCloseable {
         if ("centernet".equals(spec)) {
             file = models.resolve("centernet/model.onnx");
             engine = "OnnxRuntime";
-            translator = new CenterNetTranslator(minScore);
+            translator = new CenterNetTranslator(inputSize > 0 ? inputSize : DEFAULT_CENTERNET_INPUT, minScore);
         } else if (spec.startsWith("yolo:") || spec.startsWith("torchscript:")) {
             file = Path.of(spec.substring(spec.indexOf(':') + 1));
             engine = spec.startsWith("torchscript:") ? "PyTorch" : "OnnxRuntime";
-            translator = new YoloTranslator(inputSize, names, minScore);
+            translator = new YoloTranslator(inputSize > 0 ? inputSize : DEFAULT_YOLO_INPUT, names, minScore);
         } else {
             throw new IllegalArgumentException("detector '" + spec + "' is none of centernet, yolo:PATH.onnx, torchscript:PATH.pt");
         }

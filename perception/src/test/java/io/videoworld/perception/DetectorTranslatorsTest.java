@@ -26,7 +26,7 @@ class DetectorTranslatorsTest {
         wh[o + 3] = 40;
         int car = (10 * 128 + 100) * 4;
         java.util.Arrays.fill(wh, car, car + 4, 8f);
-        List<Detection> out = CenterNetTranslator.decode(heat, wh, 80, 1024, 256, 0.3);
+        List<Detection> out = CenterNetTranslator.decode(heat, wh, 80, 512, 1024, 256, 0.3);
         assertThat(out).extracting(Detection::category).containsExactly("person", "car");
         Detection p = out.get(0);
         // Cell 32 * stride 4 = 128 in 512-space; the frame is twice as wide and half as tall.
@@ -38,10 +38,41 @@ class DetectorTranslatorsTest {
     }
 
     @Test
+    void centerNetAtASmallerSideReadsAQuarterSizedGridAndScalesFromThatSide() {
+        // 320 input: an 80x80 grid. A person peak at cell (x 20, y 40) -> (80, 160) in 320-space; a 640x360 frame.
+        float[] heat = new float[80 * 80 * 80];
+        float[] wh = new float[80 * 80 * 4];
+        heat[(40 * 80 + 20) * 80] = 0.8f;
+        int o = (40 * 80 + 20) * 4;
+        wh[o] = 10;
+        wh[o + 1] = 40;
+        wh[o + 2] = 30;
+        wh[o + 3] = 20;
+        List<Detection> out = CenterNetTranslator.decode(heat, wh, 80, 320, 640, 360, 0.3);
+        assertThat(out).hasSize(1);
+        Detection p = out.get(0);
+        assertThat(p.category()).isEqualTo("person");
+        assertThat(p.x1()).isCloseTo((80 - 10) * 2.0, within(1e-6));
+        assertThat(p.x2()).isCloseTo((80 + 30) * 2.0, within(1e-6));
+        assertThat(p.y1()).isCloseTo((160 - 40) * 360 / 320.0, within(1e-6));
+        assertThat(p.y2()).isCloseTo((160 + 20) * 360 / 320.0, within(1e-6));
+    }
+
+    @Test
+    void centerNetRefusesASideTheGraphCannotTake() {
+        assertThat(new CenterNetTranslator(384, 0.1).input()).isEqualTo(384);
+        assertThat(new CenterNetTranslator(0.1).input()).isEqualTo(512);
+        for (int side : new int[] {500, 96, 2048}) {
+            assertThatThrownBy(() -> new CenterNetTranslator(side, 0.1)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(String.valueOf(side));
+        }
+    }
+
+    @Test
     void centerNetDropsScoresBelowTheFloor() {
         float[] heat = new float[128 * 128 * 80];
         heat[5] = 0.05f;
-        assertThat(CenterNetTranslator.decode(heat, new float[128 * 128 * 4], 80, 512, 512, 0.1)).isEmpty();
+        assertThat(CenterNetTranslator.decode(heat, new float[128 * 128 * 4], 80, 512, 512, 512, 0.1)).isEmpty();
     }
 
     @Test

@@ -97,7 +97,7 @@ public final class ServiceOptions {
         }
         if (!"none".equals(detectModel)) {
             try {
-                config = config.withDetector(ObjectDetector.load(models, detectModel, List.of(), 640, 0.1));
+                config = config.withDetector(ObjectDetector.load(models, detectModel, List.of(), 0, 0.1));
             } catch (IOException | RuntimeException e) {
                 System.err.println("detect_objects answers from stored detections only: " + e.getMessage());
             }
