@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * is measured while a second copy of the video is pushed and ingested in real time. Against a
  * running demo: {@code bin/videoworld bench tools --url http://127.0.0.1:8080 --stream demo}.
  * Options: {@code --rate N} (200), {@code --seconds S} per call (5), {@code --video-seconds S} (600),
- * {@code --push-fps F} (5), {@code --detect-fps F} (1, 0 for none), {@code --only tool,tool}.
+ * {@code --push-fps F} (5), {@code --detect-fps F} (4, the job's default, 0 for none), {@code --only tool,tool}.
  */
 public final class ToolLatencyBench {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -53,7 +53,9 @@ public final class ToolLatencyBench {
         Path home = Path.of(System.getenv().getOrDefault("VW_HOME", ".vw"));
         try (ToolBenchSetup setup = new ToolBenchSetup(home.resolve("bench-tools"), pushFps)) {
             Path video = setup.video(videoSeconds);
-            setup.startJob(Double.parseDouble(o.getOrDefault("detect-fps", "1")));
+            // At 1 fps the generated video's moving box jumps too far between samples for the tracker to confirm a track,
+            // and the entity rows would time a 404.
+            setup.startJob(Double.parseDouble(o.getOrDefault("detect-fps", "4")));
             String stream = "bench-tools-" + (long) videoSeconds + "s";
             long t0 = System.nanoTime();
             var push = setup.pushAndAwait(video, stream, System.currentTimeMillis());
@@ -91,18 +93,16 @@ public final class ToolLatencyBench {
     /** Every call the table measures, by row name: null body for the reference, "ask" rows go to /v1/ask. */
     static Map<String, String> calls(String base, String stream) throws Exception {
         String v = "\"video_id\": \"" + stream + "\"";
-        // Ids that other tools take: an entity (under an object detected at 30 s, so it has a track) and two memories.
-        JsonNode seen = post(base, "/v1/tools/detect_objects", "{" + v + ", \"timestamp\": 30}").path("objects").path(0).path("bbox");
-        String box = "[0.3, 0.3, 0.3, 0.3]";
-        if (seen.size() == 4) {
-            double x = Math.max(0, seen.get(0).asDouble());
-            double y = Math.max(0, seen.get(1).asDouble());
-            box = String.format(java.util.Locale.ROOT, "[%.4f, %.4f, %.4f, %.4f]", x, y, Math.min(seen.get(2).asDouble(), 0.9999 - x),
-                    Math.min(seen.get(3).asDouble(), 0.9999 - y));
-        }
-        String register = "{" + v + ", \"timestamp\": 30, \"bbox\": " + box + ", \"entity_hint\": \"the box\"}";
+        // Ids that other tools take: an entity (registered under a tracked object, so every entity tool has something to answer) and two memories.
+        Sighting at = sighting(base, v);
+        String box = String.format(java.util.Locale.ROOT, "[%.4f, %.4f, %.4f, %.4f]", at.box()[0], at.box()[1], at.box()[2], at.box()[3]);
+        String t = String.format(java.util.Locale.ROOT, "%.3f", at.time());
+        String register = "{" + v + ", \"timestamp\": " + t + ", \"bbox\": " + box + ", \"entity_hint\": \"the box\"}";
         JsonNode entity = post(base, "/v1/tools/register_entity", register);
         String entityId = entity.path("entity_id").asText("e_missing");
+        if (entity.path("associated_tracks").isEmpty()) {
+            System.out.println("note: the bench's entity has no track (" + entity + "); its rows time a 404");
+        }
         String m1 = post(base, "/v1/tools/write_memory", "{" + v + ", \"content\": \"a red box moves\", \"level\": \"event\", "
                 + "\"time_range\": {\"start_time\": 10, \"end_time\": 20}}").path("memory_id").asText("m1");
         String m2 = post(base, "/v1/tools/write_memory", "{" + v + ", \"content\": \"the ball crosses\", \"level\": \"event\", "
@@ -128,8 +128,8 @@ public final class ToolLatencyBench {
         c.put("detect_audio_events", "{" + v + "}");
         c.put("register_entity", register);
         c.put("track_entity", "{" + v + ", \"entity_id\": \"" + entityId + "\"}");
-        c.put("query_entity_state", "{" + v + ", \"entity_id\": \"" + entityId + "\", \"time\": 30, \"query\": \"where is it?\"}");
-        c.put("spatial_relation", "{" + v + ", \"timestamp\": 30, \"subject\": \"" + entityId + "\"}");
+        c.put("query_entity_state (decodes)", "{" + v + ", \"entity_id\": \"" + entityId + "\", \"time\": " + t + ", \"query\": \"where is it?\"}");
+        c.put("spatial_relation", "{" + v + ", \"timestamp\": " + t + ", \"subject\": \"" + entityId + "\"}");
         c.put("list_entities", "{" + v + "}");
         c.put("temporal_search", "{" + v + ", \"query\": \"shot 12\"}");
         c.put("search_segments_by_semantics", "{" + v + ", \"query\": \"a box moving while a ball crosses\"}");
@@ -140,6 +140,48 @@ public final class ToolLatencyBench {
         c.put("merge_events", "{" + v + ", \"event_ids\": [\"" + m1 + "\", \"" + m2 + "\"]}");
         c.put("POST /v1/ask (evidence mode)", "{\"question\": \"When does the scene change?\", \"stream_ids\": [\"" + stream + "\"]}");
         return c;
+    }
+
+    /** Where and when an object was tracked: a time and its box there, as [x, y, width, height]. */
+    private record Sighting(double time, double[] box) {}
+
+    /**
+     * The middle observation of the longest track of the video, so that an entity registered there
+     * has a track (the first detection at a fixed time may be one the tracker never confirmed);
+     * 30 s and a fixed box when nothing is tracked.
+     */
+    private static Sighting sighting(String base, String v) throws Exception {
+        JsonNode longest = null;
+        for (JsonNode e : post(base, "/v1/tools/list_entities", "{" + v + "}").path("entities")) {
+            if ("track".equals(e.path("kind").asText()) && (longest == null
+                    || e.path("total_duration").asDouble() > longest.path("total_duration").asDouble())) {
+                longest = e;
+            }
+        }
+        if (longest != null) {
+            JsonNode widest = null;
+            for (JsonNode piece : post(base, "/v1/tools/track_entity", "{" + v + ", \"entity_id\": \"" + longest.path("entity_id").asText()
+                    + "\"}").path("trajectory")) {
+                if (widest == null || piece.path("bboxes").size() > widest.path("bboxes").size()) {
+                    widest = piece;
+                }
+            }
+            if (widest != null && !widest.path("bboxes").isEmpty()) {
+                JsonNode b = widest.path("bboxes").get(widest.path("bboxes").size() / 2);
+                double[] box = new double[4];
+                for (int i = 0; i < 4; i++) {
+                    box[i] = b.path("bbox").path(i).asDouble();
+                }
+                // Inside [0, 1] as register_entity requires.
+                box[0] = Math.max(0, box[0]);
+                box[1] = Math.max(0, box[1]);
+                box[2] = Math.min(box[2], 0.9999 - box[0]);
+                box[3] = Math.min(box[3], 0.9999 - box[1]);
+                return new Sighting(b.path("time").asDouble(), box);
+            }
+        }
+        System.out.println("note: nothing is tracked in the video; the entity rows time an entity without a track");
+        return new Sighting(30, new double[] {0.3, 0.3, 0.3, 0.3});
     }
 
     private static JsonNode post(String base, String path, String body) throws Exception {

@@ -80,7 +80,10 @@ final class QueryWiring implements AutoCloseable {
         ObjectRepository objects = new ObjectRepository(es, READ_CACHE_MS);
         FrameStore store = FrameStore.open(c.frameStore());
         FrameAccess access = new FrameAccess(frameDocs, segments, store, seeker, c.sources());
-        this.streams = new StreamsService(new StreamIndex(es), store);
+        this.streams = new StreamsService(new StreamIndex(es), store, id -> {
+            objects.forgetStream(id);
+            memory.forgetStream(id);
+        });
         this.retention = c.retention() == null ? null : new Retention(c.retention(), streams, Clock.systemUTC());
         this.frames = new FrameRenderer(videos, access, c.limits());
 

@@ -21,11 +21,16 @@ public final class MemoryRepository {
     private static final List<String> EXCLUDES = List.of("embedding");
 
     private final ElasticsearchClient client;
-    /** Memories this repository wrote, as written less {@code created_ms}: writing the same memory again writes nothing. */
-    private final java.util.Map<String, String> written = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Memories this repository wrote (body less {@code created_ms}; value without the embedding, as
+     * {@link #memory} reads it): read back at once by id, and not rewritten when the same.
+     */
+    private final OwnWrites<JsonNode> ownMemories;
     private volatile boolean memoriesIndexReady;
     /** Searches by their arguments; a write of this repository forgets them, so a memory is found right after it is written. */
     private final TtlCache<String, List<HybridSearch.Scored>> searches;
+    /** Events and memories by document id (an id may be either, so misses are reused too). */
+    private final TtlCache<String, Optional<JsonNode>> gets;
 
     public MemoryRepository(ElasticsearchClient client) {
         this(client, 0);
@@ -35,6 +40,15 @@ public final class MemoryRepository {
     public MemoryRepository(ElasticsearchClient client, long cacheMs) {
         this.client = client;
         this.searches = new TtlCache<>(cacheMs);
+        this.gets = new TtlCache<>(cacheMs);
+        this.ownMemories = new OwnWrites<>(ObjectRepository.OWN_WRITES_MS, cacheMs <= 0 ? 0 : cacheMs + TtlCache.STALE_GRACE_MS);
+    }
+
+    /** Forgets what is cached or remembered as written of a stream, as when it is deleted: the next reads go to Elasticsearch. */
+    public void forgetStream(String streamId) {
+        ownMemories.forgetStream(streamId);
+        searches.clear();
+        gets.clear();
     }
 
     /** Events of a push whose time overlaps [fromMs, toMs] of presentation time. */
@@ -120,22 +134,31 @@ public final class MemoryRepository {
         return get(Names.EPISODES_INDEX, id);
     }
 
+    /** A written memory: this repository's own recent write, else a read reused for the cache period. */
     public Optional<JsonNode> memory(String streamId, String memoryId) throws IOException {
-        return get(Names.MEMORIES_INDEX, streamId + ":" + memoryId);
+        String id = streamId + ":" + memoryId;
+        Optional<JsonNode> mine = ownMemories.recent(id);
+        return mine.isPresent() ? mine : get(Names.MEMORIES_INDEX, id);
     }
 
     /**
-     * Writes a memory (its id is {@code <stream>:<memory_id>}) and makes it searchable at once. The
-     * index is made (or brought up to date) once per repository; the same memory written again
-     * (same id and fields but its write time) is already there and is not rewritten.
+     * Writes a memory (its id is {@code <stream>:<memory_id>}) and makes it searchable at once: the
+     * write refreshes the (small) memories index, because a search ranks what it finds and cannot
+     * lay this repository's own writes over its answer the way a lookup can. The index is made (or
+     * brought up to date) once per repository; the same memory written again (same id and fields
+     * but its write time) is already there and is not rewritten (checked in Elasticsearch at most
+     * once per read-cache period, in case the stream was deleted elsewhere).
      */
     public void save(String streamId, String memoryId, ObjectNode doc) throws IOException {
         String id = streamId + ":" + memoryId;
         ObjectNode same = doc.deepCopy();
         same.remove("created_ms");
         String body = same.toString();
-        // Unless it was deleted since (a stream delete, retention): a realtime existence check, no refresh.
-        if (body.equals(written.get(id)) && client.exists(x -> x.index(Names.MEMORIES_INDEX).id(id)).value()) {
+        if (ownMemories.unchanged(id, body)) {
+            return;
+        }
+        if (ownMemories.writtenBefore(id, body) && client.exists(x -> x.index(Names.MEMORIES_INDEX).id(id)).value()) {
+            ownMemories.verified(id);
             return;
         }
         if (!memoriesIndexReady) {
@@ -144,21 +167,23 @@ public final class MemoryRepository {
         }
         client.index(i -> i.index(Names.MEMORIES_INDEX).id(id).document(doc).refresh(Refresh.True));
         searches.clear();
-        if (written.size() >= 10_000) {
-            written.clear();
-        }
-        written.put(id, body);
+        gets.clear();
+        ObjectNode read = doc.deepCopy();
+        read.remove("embedding");
+        ownMemories.put(id, streamId, body, read);
     }
 
     private Optional<JsonNode> get(String index, String id) throws IOException {
-        try {
-            var r = client.get(g -> g.index(index).id(id).sourceExcludes("embedding"), JsonNode.class);
-            return r.found() ? Optional.of(r.source()) : Optional.empty();
-        } catch (ElasticsearchException e) {
-            if (e.status() == 404) {
-                return Optional.empty();
+        return gets.get(index + "\u0000" + id, k -> {
+            try {
+                var r = client.get(g -> g.index(index).id(id).sourceExcludes("embedding"), JsonNode.class);
+                return r.found() ? Optional.of(r.source()) : Optional.<JsonNode>empty();
+            } catch (ElasticsearchException e) {
+                if (e.status() == 404) {
+                    return Optional.<JsonNode>empty();
+                }
+                throw e;
             }
-            throw e;
-        }
+        });
     }
 }

@@ -2,7 +2,6 @@ package io.videoworld.connectors.es;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
-import co.elastic.clients.elasticsearch._types.Refresh;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.search.Hit;
@@ -41,8 +40,11 @@ public final class ObjectRepository {
     private final ElasticsearchClient client;
     private final TtlCache<String, List<Track>> trackReads;
     private final TtlCache<String, List<FrameObjects>> detectionReads;
-    /** Entities this repository wrote, as written (less the write time): the same registration again is not rewritten. */
-    private final java.util.Map<String, String> written = new java.util.concurrent.ConcurrentHashMap<>();
+    /** A stream's registered entities, and single entities by document id: the job never writes them, agents read them often. */
+    private final TtlCache<String, List<Entity>> entityLists;
+    private final TtlCache<String, Optional<Entity>> entityReads;
+    /** Entities this repository wrote (body less the write time): laid over the reads above, and not rewritten when the same. */
+    private final OwnWrites<Entity> ownEntities;
     private volatile boolean entitiesIndexReady;
 
     public ObjectRepository(ElasticsearchClient client) {
@@ -54,6 +56,21 @@ public final class ObjectRepository {
         this.client = client;
         this.trackReads = new TtlCache<>(cacheMs);
         this.detectionReads = new TtlCache<>(cacheMs);
+        this.entityLists = new TtlCache<>(cacheMs);
+        this.entityReads = new TtlCache<>(cacheMs);
+        this.ownEntities = new OwnWrites<>(OWN_WRITES_MS, cacheMs <= 0 ? 0 : cacheMs + TtlCache.STALE_GRACE_MS);
+    }
+
+    /** How long this repository's own entity writes are laid over reads: well past the index's 1 s refresh and the read caches. */
+    static final long OWN_WRITES_MS = 5000;
+
+    /** Forgets what is cached or remembered as written of a stream, as when it is deleted: the next reads go to Elasticsearch. */
+    public void forgetStream(String streamId) {
+        ownEntities.forgetStream(streamId);
+        entityLists.clear();
+        entityReads.clear();
+        trackReads.clear();
+        detectionReads.clear();
     }
 
     private static Query scope(String streamId, long epochMs) {
@@ -99,7 +116,8 @@ public final class ObjectRepository {
     private List<Track> readTracks(List<String> ids) throws IOException {
         try {
             List<Track> out = new ArrayList<>();
-            for (var d : client.mget(m -> m.index(Names.TRACKS_INDEX).ids(ids), JsonNode.class).docs()) {
+            // Not realtime: the job rewrites live tracks every second, and a realtime get of an unrefreshed one refreshes the shard.
+            for (var d : client.mget(m -> m.index(Names.TRACKS_INDEX).ids(ids).realtime(false), JsonNode.class).docs()) {
                 if (d.isResult() && d.result().found() && d.result().source() != null) {
                     out.add(track(d.result().source()));
                 }
@@ -113,22 +131,17 @@ public final class ObjectRepository {
         }
     }
 
+    /** The track with this id, if it exists (through the same cached read as {@link #tracks(List)}). */
     public Optional<Track> track(String id) throws IOException {
-        try {
-            var r = client.get(g -> g.index(Names.TRACKS_INDEX).id(id), JsonNode.class);
-            return r.found() ? Optional.of(track(r.source())) : Optional.empty();
-        } catch (ElasticsearchException e) {
-            if (e.status() == 404) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return tracks(List.of(id)).stream().findFirst();
     }
 
     /**
-     * Writes an entity and makes it visible to the next read at once. The index is made (or
+     * Writes an entity; this repository's next reads see it at once ({@link OwnWrites}), others
+     * after the index's next refresh, which the write does not force. The index is made (or
      * brought up to date) once per repository, and registering the same entity again, which an
-     * agent does, writes nothing: the document it would write is already there.
+     * agent does, writes nothing: the document it would write is already there (checked in
+     * Elasticsearch at most once per read-cache period, in case the stream was deleted elsewhere).
      */
     public void save(Entity e) throws IOException {
         ObjectNode doc = Json.MAPPER.valueToTree(e);
@@ -137,8 +150,11 @@ public final class ObjectRepository {
         }
         String id = e.streamId() + ":" + e.entityId();
         String body = doc.toString();
-        // Unless it was deleted since (a stream delete, retention): a realtime existence check, no refresh.
-        if (body.equals(written.get(id)) && client.exists(x -> x.index(Names.ENTITIES_INDEX).id(id)).value()) {
+        if (ownEntities.unchanged(id, body)) {
+            return;
+        }
+        if (ownEntities.writtenBefore(id, body) && client.exists(x -> x.index(Names.ENTITIES_INDEX).id(id)).value()) {
+            ownEntities.verified(id);
             return;
         }
         doc.put("created_ms", System.currentTimeMillis());
@@ -146,28 +162,35 @@ public final class ObjectRepository {
             EsIndices.ensure(client, List.of(Names.ENTITIES_INDEX));
             entitiesIndexReady = true;
         }
-        client.index(i -> i.index(Names.ENTITIES_INDEX).id(id).document(doc).refresh(Refresh.True));
-        if (written.size() >= 10_000) {
-            written.clear();
-        }
-        written.put(id, body);
+        client.index(i -> i.index(Names.ENTITIES_INDEX).id(id).document(doc));
+        ownEntities.put(id, e.streamId(), body, e);
     }
 
+    /** A registered entity of a stream: this repository's own recent write, else a read reused for the cache period. */
     public Optional<Entity> entity(String streamId, String entityId) throws IOException {
-        try {
-            var r = client.get(g -> g.index(Names.ENTITIES_INDEX).id(streamId + ":" + entityId), JsonNode.class);
-            return r.found() ? Optional.of(Json.MAPPER.treeToValue(r.source(), Entity.class)) : Optional.empty();
-        } catch (ElasticsearchException e) {
-            if (e.status() == 404) {
-                return Optional.empty();
-            }
-            throw e;
+        String id = streamId + ":" + entityId;
+        Optional<Entity> mine = ownEntities.recent(id);
+        if (mine.isPresent()) {
+            return mine;
         }
+        return entityReads.get(id, k -> {
+            try {
+                var r = client.get(g -> g.index(Names.ENTITIES_INDEX).id(id), JsonNode.class);
+                return r.found() ? Optional.of(Json.MAPPER.treeToValue(r.source(), Entity.class)) : Optional.<Entity>empty();
+            } catch (ElasticsearchException e) {
+                if (e.status() == 404) {
+                    return Optional.<Entity>empty();
+                }
+                throw e;
+            }
+        });
     }
 
+    /** A stream's registered entities, first registered (in video time) first, with this repository's recent writes laid over. */
     public List<Entity> entities(String streamId) throws IOException {
-        return search(Names.ENTITIES_INDEX, q -> q.term(t -> t.field("stream_id").value(streamId)), "registered_at_ms", 500,
-                n -> Json.MAPPER.treeToValue(n, Entity.class));
+        List<Entity> read = entityLists.get(streamId, k -> List.copyOf(search(Names.ENTITIES_INDEX,
+                q -> q.term(t -> t.field("stream_id").value(streamId)), "registered_at_ms", 500, n -> Json.MAPPER.treeToValue(n, Entity.class))));
+        return ownEntities.overlay(streamId, read, Entity::entityId, java.util.Comparator.comparingLong(Entity::registeredAtMs));
     }
 
     private interface Reader<T> {

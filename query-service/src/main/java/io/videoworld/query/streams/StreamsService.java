@@ -37,11 +37,17 @@ public final class StreamsService {
 
     private final StreamIndex index;
     private final FrameStore frames;
+    private final java.util.function.Consumer<String> deleted;
 
-    /** Streams in {@code index} whose keyframes are in {@code frames}. The tools' read caches (500 ms) need no telling. */
-    public StreamsService(StreamIndex index, FrameStore frames) {
+    /**
+     * Streams in {@code index} whose keyframes are in {@code frames}; {@code deleted} hears of each
+     * stream deleted whole, for the repositories that remember their own writes (the read caches'
+     * 500 ms would need no telling, but a write remembered as done must not outlive its document).
+     */
+    public StreamsService(StreamIndex index, FrameStore frames, java.util.function.Consumer<String> deleted) {
         this.index = index;
         this.frames = frames;
+        this.deleted = deleted;
     }
 
     /** The streams {@code caller} may read, with their counts. */
@@ -80,6 +86,7 @@ public final class StreamsService {
         indices.remove(Names.VIDEOS_INDEX);
         indices.add(Names.VIDEOS_INDEX);
         long n = index.deleteStream(id, indices);
+        deleted.accept(id);
         frames.deleteStream(id);
         return new Deleted(id, n, true);
     }
