@@ -28,6 +28,7 @@ import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
 import io.videoworld.operators.inference.GatedPerception;
 import io.videoworld.operators.inference.QueuedKeyframe;
+import io.videoworld.operators.inference.StampKeyframes;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.operators.inference.MotionGateFunction;
 import io.videoworld.operators.inference.CarryDetections;
@@ -150,8 +151,8 @@ public final class IngestJob {
             // The change gate compares a keyframe with its stream's last one, keyed state: keyed by stream, perceived as they come.
             SingleOutputStreamOperator<PerceptionResult> perceived = conf.get(PerceptionOptions.CHANGE_GATE)
                     // Stamped as the shot detector lets them go (chained, its thread), so a live stream's keyframes that queued too long
-                    // are shed; the stream documents say which streams are live.
-                    ? keyframes.map(QueuedKeyframe::now, TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes")
+                    // (counting the backlog upstream of the shot detector) are shed; the stream documents say which streams are live.
+                    ? keyframes.process(new StampKeyframes(conf.get(PerceptionOptions.LIVE_QUEUE_FROM_CAPTURE)), TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes")
                             .keyBy(QueuedKeyframe::streamId, Types.STRING)
                             .connect(frames.getSideOutput(StreamCatalog.VIDEOS).keyBy(VideoDoc::streamId, Types.STRING))
                             .process(new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),

@@ -44,6 +44,10 @@ public final class PerceptionOptions {
                     + "perceiving live keyframes may take (measured, with a 10 s burst); a live keyframe past it is shed like one that "
                     + "queued too long, except a stream's first. Leaves the other stages (frames, shots, detection) their CPU: on 2 cores "
                     + "OCR would take it all and the whole job would fall behind. 0 is no limit.");
+    public static final ConfigOption<Boolean> LIVE_QUEUE_FROM_CAPTURE = ConfigOptions.key("vw.perception.live-max-queue.from-capture")
+            .booleanType().defaultValue(true).withDescription("With the change gate on: a live keyframe's wait counts from the capture of the "
+                    + "frame batch that let it out of the shot detector when that batch was already late, so the backlog upstream of the shot "
+                    + "detector (a back-pressured job) counts towards live-max-queue; false counts only from when the shot detector let it go.");
     private PerceptionOptions() {}
 
     public static LiveShedding shedding(Configuration conf) {
