@@ -100,8 +100,9 @@ public final class IngestJob {
         env.configure(new Configuration().set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem")
                 .set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, conf.get(IngestOptions.CHECKPOINT_DIR)), IngestJob.class.getClassLoader());
         if (conf.get(PerceptionOptions.ENABLED) && conf.get(PerceptionOptions.CHANGE_GATE)) {
-            // Gated perception works on its task thread: a barrier queued behind a backlog of keyframes would hold every
-            // checkpoint (and the DLQ's transaction) until the backlog is read, so after 2 s it overtakes them, in-flight data saved.
+            // Gated perception holds vw.perception.capacity keyframes; when they are all waiting its task thread waits for a read
+            // (seconds), and a barrier queued behind would hold every checkpoint (and the DLQ's transaction), so after 2 s it
+            // overtakes them, in-flight data saved. (With vw.perception.workers 0 it reads on the task thread, every keyframe.)
             env.configure(new Configuration().set(CheckpointingOptions.ENABLE_UNALIGNED, true)
                     .set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, java.time.Duration.ofSeconds(2)), IngestJob.class.getClassLoader());
         }
@@ -155,10 +156,12 @@ public final class IngestJob {
                     ? keyframes.process(new StampKeyframes(conf.get(PerceptionOptions.LIVE_QUEUE_FROM_CAPTURE)), TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes")
                             .keyBy(QueuedKeyframe::streamId, Types.STRING)
                             .connect(frames.getSideOutput(StreamCatalog.VIDEOS).keyBy(VideoDoc::streamId, Types.STRING))
-                            .process(new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
-                                    conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf)),
-                                    TypeInformation.of(PerceptionResult.class))
-                            .name("perception, change-gated: OCR, embeddings, descriptors").uid("perception-gated")
+                            // Read on worker threads, state applied on the task thread: frames, shots and samples pass while a keyframe is OCR'd.
+                            .transform("perception, change-gated: OCR, embeddings, descriptors", TypeInformation.of(PerceptionResult.class),
+                                    new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
+                                            conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf),
+                                            conf.get(PerceptionOptions.WORKERS), conf.get(PerceptionOptions.CAPACITY)))
+                            .uid("perception-gated")
                     : AsyncDataStream.unorderedWait(keyframes,
                                     new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),
                                             conf.get(PerceptionOptions.MAX_WAIT).toMillis()),

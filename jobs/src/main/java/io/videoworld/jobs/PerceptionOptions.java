@@ -21,13 +21,18 @@ public final class PerceptionOptions {
             .defaultValue(Duration.ofMinutes(10)).withDescription("A keyframe not perceived by then is indexed with perception_status failed. "
                     + "Long on purpose: the bounded capacity makes the job slow down (back-pressure) well before this, so a busy machine loses no text.");
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.perception.capacity").intType()
-            .defaultValue(16).withDescription("Keyframes in flight per subtask before back-pressure (each is checkpointed with its JPEG).");
+            .defaultValue(16).withDescription("Keyframes in flight per subtask before back-pressure (each is checkpointed with its JPEG); "
+                    + "with the change gate on, keyframes waiting for or in change-gated perception.");
+    public static final ConfigOption<Integer> WORKERS = ConfigOptions.key("vw.perception.workers").intType()
+            .defaultValue(1).withDescription("With the change gate on: threads per subtask that read keyframes (each with its own models), "
+                    + "so that the task thread passes frames, shots and samples meanwhile; a stream's keyframes are still read one after "
+                    + "another, in order. 0 reads on the task thread, blocking the job's chain for as long as a keyframe takes.");
 
     public static final ConfigOption<Boolean> CHANGE_GATE = ConfigOptions.key("vw.perception.change-gate").booleanType()
             .defaultValue(true).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
                     + "keyframe (a scroll is carried as a shift), keeping the other lines; false reads every keyframe whole, in batches "
-                    + "across streams. The last keyframe is keyed state (checkpointed); with the gate on, keyframes are perceived on the "
-                    + "operator's task thread, so checkpoints turn unaligned after 2 s of alignment rather than wait behind a backlog. "
+                    + "across streams. The last keyframe is keyed state (checkpointed); with the gate on, keyframes are read on "
+                    + "vw.perception.workers threads, and checkpoints turn unaligned after 2 s of alignment rather than wait behind a full queue. "
                     + "Live streams' keyframes are shed when perception falls behind (vw.perception.live-max-queue, live-cpu-share). "
                     + "See README, Perception, for the pixels saved and the recall cost.");
     public static final ConfigOption<Integer> CHANGE_GATE_FULL_EVERY = ConfigOptions.key("vw.perception.change-gate.full-every").intType()

@@ -1,6 +1,5 @@
 package io.videoworld.operators.inference;
 
-import io.videoworld.core.DeadLetter;
 import io.videoworld.core.Detection;
 import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Keyframe;
@@ -8,215 +7,331 @@ import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
 import io.videoworld.core.TextLine;
 import io.videoworld.core.VideoDoc;
-import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.GreyFrame;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.functions.OpenContext;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Histogram;
-import org.apache.flink.metrics.Meter;
-import org.apache.flink.metrics.MeterView;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
-import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
-import org.apache.flink.util.Collector;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.SimpleTimerService;
+import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
  * Perception of keyframes keyed by stream, through the change gate ({@link ScreenGate}): each
  * keyframe is compared with its stream's last perceived one, kept as Flink keyed state
  * ({@link ScreenMemory}), so that after a restart the next keyframe is planned against the same
- * keyframe as in a failure-free run and reads the same. Only bands of changed tiles are OCR'd,
- * objects are carried while few tiles changed, every few keyframes are read whole. A keyframe is
- * perceived on the task thread as it comes (no batch across streams: what a batch would save is
- * small next to the pixels the gate does not read). The memory is cleared by an event-time timer
- * {@code idleMs} after the stream's latest keyframe, and a keyframe that late or of a new push is
- * read whole whether or not the timer has fired, so replay and failure-free runs agree. A keyframe
- * that does not decode is a dead letter and a failed perception; one whose inference still fails
- * after two retries is a failed perception (the memory stays as it was). Metrics as
- * {@link PerceptionFunction}'s ({@code vwPerceptionFailures}, {@code vwPerceptionFramesPerSecond},
- * {@code vwPerceptionBatchMs}) and {@code vwPerceptionOcrPixels}, {@code vwPerceptionOcrPixelsSkipped},
- * {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial}, {@code vwPerceptionGateReused},
- * {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes} (a stream's memory).
+ * keyframe as in a failure-free run and reads the same. Reading ({@link GatedReader}) runs on
+ * {@code workers} threads, not the task thread, so frames, shots and samples flow past a keyframe
+ * being OCR'd for seconds: a stream's keyframes are read strictly one after another (the next is
+ * planned against the previous one's result), other streams' meanwhile; results and every state
+ * change are applied on the task thread (its mailbox), so state is never touched from a worker.
+ * Keyframes not yet emitted are keyed list state, so a checkpoint taken while they are read holds
+ * them and a restored job reads them again (as Flink's async operator does); at most
+ * {@code capacity} wait per subtask, beyond which the task thread waits (back-pressure only then). A
+ * watermark waits until the keyframes that came before it are emitted, and a keyframe after it is
+ * not started before it, so the idle timers fire at the same point in each stream as when read
+ * on the task thread. {@code workers} 0 reads on the task thread. The memory is cleared by an
+ * event-time timer {@code idleMs} after the stream's latest keyframe, and a keyframe that late or of
+ * a new push is read whole whether or not the timer has fired, so replay and failure-free runs
+ * agree. A keyframe that does not decode is a dead letter and a failed perception; one whose
+ * inference still fails after two retries is a failed perception (the memory stays as it was).
+ * Metrics as {@link PerceptionFunction}'s and {@code vwPerceptionOcrPixels},
+ * {@code vwPerceptionOcrPixelsSkipped}, {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial},
+ * {@code vwPerceptionGateReused}, {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes}
+ * (a stream's memory), {@code vwPerceptionQueued} (keyframes waiting or being read).
  *
  * <p>Load shedding, live streams only (the second input, the stream documents, says which: a source
  * with neither duration nor frame count): a keyframe that queued too long, or that comes while perception of live
  * streams has used its share of the subtask's time ({@link LiveShedding}), is not perceived but
  * recorded as {@link Perception#SHED}, the last perceived keyframe's lines and objects carried and the
- * reason given, so the queue drains at once, the newest keyframes are read and the rest of the job
- * keeps its CPU; {@code vwPerceptionShed} counts what it cost. A file is read whole however late.
+ * reason given, decided when its turn comes (the stream's previous keyframe done); so the queue drains
+ * at once, the newest keyframes are read and the rest of the job keeps its CPU. A file is read whole however late.
  */
-public final class GatedPerception extends KeyedCoProcessFunction<String, QueuedKeyframe, VideoDoc, PerceptionResult> {
-    private static final Logger LOG = LoggerFactory.getLogger(GatedPerception.class);
+public final class GatedPerception extends AbstractStreamOperator<PerceptionResult>
+        implements TwoInputStreamOperator<QueuedKeyframe, VideoDoc, PerceptionResult>, Triggerable<String, VoidNamespace> {
     /** Streams whose last keyframe's luma stays decoded on the heap (about 1 MB each at 1280x800); the others decode it again. */
     static final int DECODED = 8;
+    static final String PENDING = "screen-gate-pending";
+
+    /** A keyframe not yet emitted, with its record's timestamp ({@link Long#MIN_VALUE}: none); keyed list state. */
+    public record Pending(QueuedKeyframe keyframe, long timestamp) {}
 
     private final String models;
     private final DetectionFunction.DetectorSettings detection;
     private final ScreenGate.Settings settings;
     private final long idleMs;
     private final LiveShedding shedding;
-    private transient Perceiver perceiver;
-    private transient ScreenGate gate;
+    private final int workers;
+    private final int capacity;
+    private transient MailboxExecutor mailbox;
+    private transient GatedReader[] readers;
+    private transient ExecutorService[] threads;
+    private transient ArrayDeque<Integer> free;
+    private transient StreamTurns<Pending> turns;
+    private transient TimerService timers;
     private transient ValueState<ScreenMemory> memory;
     private transient ValueState<Long> timer;
     /** The push of this stream that is live, when it is: only its keyframes are shed. */
     private transient ValueState<Long> liveEpoch;
+    private transient ListState<Pending> pending;
     /** The luma of a few streams' last keyframes, so they need not be decoded again: a cache of what the state holds, never the truth. */
     private transient Map<String, Decoded> decoded;
-    private transient Counter pixelsRead;
-    private transient Counter pixelsSkipped;
-    private transient Counter[] kinds;
-    private transient Counter detectSkipped;
-    private transient Counter failures;
-    private transient Counter shed;
+    private transient GatedMetrics metrics;
     private transient LiveShedding.Budget budget;
-    private transient Meter frames;
-    private transient Histogram ms;
-    private transient Histogram stateBytes;
 
     private record Decoded(long epochMs, long frameIndex, GreyFrame grey) {}
 
-    /** {@code detection} null runs no detector on keyframes. */
+    /** {@code detection} null runs no detector on keyframes; {@code workers} 0 reads on the task thread. */
     public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
-            LiveShedding shedding) {
+            LiveShedding shedding, int workers, int capacity) {
+        if (workers < 0 || capacity < 1) {
+            throw new IllegalArgumentException("workers must be >= 0 and capacity >= 1, not " + workers + " and " + capacity);
+        }
         this.models = models;
         this.detection = detection;
         this.settings = settings;
         this.idleMs = idleMs;
         this.shedding = shedding;
+        this.workers = workers;
+        this.capacity = capacity;
     }
 
     @Override
-    public void open(OpenContext ctx) throws Exception {
+    public void setMailboxExecutor(MailboxExecutor mailboxExecutor) {
+        super.setMailboxExecutor(mailboxExecutor);
+        this.mailbox = mailboxExecutor;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        if (mailbox == null) {
+            mailbox = getContainingTask().getMailboxExecutorFactory().createExecutor(getOperatorConfig().getChainIndex());
+        }
         memory = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate", TypeInformation.of(ScreenMemory.class)));
         timer = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate-timer", Types.LONG));
         liveEpoch = getRuntimeContext().getState(new ValueStateDescriptor<>("screen-gate-live", Types.LONG));
-        perceiver = Perceiver.load(models, detection);
-        gate = new ScreenGate(settings);
+        pending = getRuntimeContext().getListState(new ListStateDescriptor<>(PENDING, TypeInformation.of(Pending.class)));
+        // The name keyed process operators use, so checkpoints taken when this was one restore their timers.
+        timers = new SimpleTimerService(getInternalTimerService("user-timers", VoidNamespaceSerializer.INSTANCE, this));
+        readers = new GatedReader[Math.max(1, workers)];
+        threads = new ExecutorService[workers];
+        free = new ArrayDeque<>();
+        for (int i = 0; i < readers.length; i++) {
+            readers[i] = new GatedReader(Perceiver.load(models, detection), settings);
+            free.add(i);
+        }
+        for (int i = 0; i < workers; i++) {
+            String name = "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + "." + i;
+            threads[i] = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        turns = new StreamTurns<>();
         decoded = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
                 return size() > DECODED;
             }
         };
-        MetricGroup m = getRuntimeContext().getMetricGroup();
-        pixelsRead = m.counter("vwPerceptionOcrPixels");
-        pixelsSkipped = m.counter("vwPerceptionOcrPixelsSkipped");
-        kinds = new Counter[] {m.counter("vwPerceptionGateFull"), m.counter("vwPerceptionGatePartial"), m.counter("vwPerceptionGateReused")};
-        detectSkipped = m.counter("vwPerceptionDetectSkipped");
-        failures = m.counter("vwPerceptionFailures");
-        shed = m.counter("vwPerceptionShed");
+        metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size());
         budget = new LiveShedding.Budget(shedding);
-        frames = m.meter("vwPerceptionFramesPerSecond", new MeterView(30));
-        ms = m.histogram("vwPerceptionBatchMs", new DescriptiveStatisticsHistogram(500));
-        stateBytes = m.histogram("vwPerceptionGateStateBytes", new DescriptiveStatisticsHistogram(500));
-        LOG.info("change-gated perception, models from {} on {}", models, perceiver.device);
+        // Keyframes a checkpoint caught before they were emitted are read again, each stream's in order.
+        List<String> keys;
+        try (Stream<String> s = this.<String>getKeyedStateBackend().getKeys(PENDING, VoidNamespace.INSTANCE)) {
+            keys = s.toList();
+        }
+        for (String key : keys) {
+            setCurrentKey(key);
+            for (Pending p : pending.get()) {
+                turns.add(key, p);
+            }
+        }
+        LOG.info("change-gated perception on {} worker thread(s) (0: the task thread), {} keyframes restored, models from {} on {}",
+                workers, turns.size(), models, readers[0].perceiver.device);
+        pump();
+    }
+
+    @Override
+    public void processElement1(StreamRecord<QueuedKeyframe> r) throws Exception {
+        while (turns.size() >= capacity) {
+            mailbox.yield();
+        }
+        String key = r.getValue().streamId();
+        setCurrentKey(key);
+        Pending p = new Pending(r.getValue(), r.hasTimestamp() ? r.getTimestamp() : Long.MIN_VALUE);
+        pending.add(p);
+        turns.add(key, p);
+        pump();
     }
 
     /** A stream document: whether the stream's push is live (neither duration nor frame count), which is what may be shed. */
     @Override
-    public void processElement2(VideoDoc d, Context ctx, Collector<PerceptionResult> out) throws Exception {
+    public void processElement2(StreamRecord<VideoDoc> r) throws Exception {
+        VideoDoc d = r.getValue();
         // A screenshot folder has no duration either, but a frame count: only a source with neither is live.
         boolean live = d.source() != null && d.source().durationMs() == null && d.source().totalFrames() == null
                 && !VideoDoc.ENDED.equals(d.status());
         Long known = liveEpoch.value();
         if (live && (known == null || known != d.epochMs())) {
             liveEpoch.update(d.epochMs());
-            Long pending = timer.value();
-            if (pending == null || pending < d.lastEventTimeMs() + idleMs) {
-                IdleTimer.rearm(timer, ctx.timerService(), d.lastEventTimeMs(), idleMs);
+            Long at = timer.value();
+            if (at == null || at < d.lastEventTimeMs() + idleMs) {
+                IdleTimer.rearm(timer, timers, d.lastEventTimeMs(), idleMs);
             }
         } else if (!live && known != null && known == d.epochMs()) {
             liveEpoch.clear();
         }
     }
 
+    /** Held while keyframes that came before it are not emitted, so timers fire after them, as on the task thread. */
     @Override
-    public void processElement1(QueuedKeyframe q, Context ctx, Collector<PerceptionResult> out) throws Exception {
-        Keyframe k = q.keyframe();
-        long now = ctx.timerService().currentProcessingTime();
-        Long liveEpoch = this.liveEpoch.value();
-        boolean live = liveEpoch != null && liveEpoch == k.epochMs();
-        String shedFor = live ? budget.shed(now - q.emittedMs(), now, memory.value() == null) : null;
-        if (shedFor != null) {
-            shed(k, shedFor, ctx, out);
-            return;
+    public void processWatermark(Watermark mark) throws Exception {
+        if (!turns.hold(mark)) {
+            super.processWatermark(mark);
         }
-        long start = System.nanoTime();
-        try {
-            perceive(k, ctx, out, start);
-        } finally {
-            if (live) {
-                budget.spent((System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Held too: an idle status passed ahead of a held watermark would make the operators after this drop that watermark. */
+    @Override
+    protected void processWatermarkStatus(WatermarkStatus status, int input) throws Exception {
+        if (!turns.hold(new HeldStatus(status, input))) {
+            super.processWatermarkStatus(status, input);
+        }
+    }
+
+    private record HeldStatus(WatermarkStatus status, int input) {}
+
+    /** Sheds or starts every keyframe whose turn it is (its stream's previous one emitted, no held watermark before it). */
+    private void pump() throws Exception {
+        while (true) {
+            Object mark = turns.releasable();
+            if (mark instanceof Watermark w) {
+                super.processWatermark(w);
+                continue;
+            } else if (mark instanceof HeldStatus h) {
+                super.processWatermarkStatus(h.status(), h.input());
+                continue;
+            }
+            StreamTurns.Turn<Pending> next = null;
+            String why = null;
+            for (StreamTurns.Turn<Pending> t : turns.due()) {
+                setCurrentKey(t.key);
+                why = shedFor(t.item.keyframe());
+                if (why != null || !free.isEmpty()) {
+                    next = t;
+                    break;
+                }
+            }
+            if (next == null) {
+                return;
+            }
+            if (why != null) {
+                shed(next, why);
+            } else {
+                start(next);
             }
         }
     }
 
-    private void perceive(Keyframe k, Context ctx, Collector<PerceptionResult> out, long start) throws Exception {
-        DecodedImage image;
-        float[] descriptor;
-        try {
-            image = DecodedImage.decode(k.jpeg());
-            descriptor = Perceiver.descriptor(k);
-        } catch (RuntimeException e) {
-            String reason = "keyframe does not decode: " + e.getMessage();
-            failures.inc();
-            out.collect(new PerceptionResult(perceiver.failed(k, reason),
-                    DeadLetter.ofFrame(PerceptionFunction.STAGE, reason, k.streamId(), k.frameIndex(), k.eventTimeMs(), k.jpeg())));
-            return;
-        }
+    private boolean live(Keyframe k) throws Exception {
+        Long epoch = liveEpoch.value();
+        return epoch != null && epoch == k.epochMs();
+    }
+
+    private String shedFor(QueuedKeyframe q) throws Exception {
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        return live(q.keyframe()) ? budget.shed(now - q.emittedMs(), now, memory.value() == null) : null;
+    }
+
+    /** Reads the entry's keyframe on a worker (or here with no workers); the result is applied on the task thread. */
+    private void start(StreamTurns.Turn<Pending> e) throws Exception {
+        e.started = true;
+        int w = free.pop();
+        Keyframe k = e.item.keyframe().keyframe();
         ScreenMemory prev = memory.value();
         boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
-        ScreenGate.Last last = usable ? last(k.streamId(), prev) : null;
-        GreyFrame grey = GreyFrame.of(image);
-        ScreenGate.Read read = null;
-        List<Detection> objects = null;
-        Perception perception = null;
-        RuntimeException failure = null;
-        for (int attempt = 0; attempt <= 2 && perception == null; attempt++) {
-            if (attempt > 0) {
-                Thread.sleep(200L << (attempt - 1));
-            }
-            try {
-                read = gate.read(last, image, grey, perceiver.ocr);
-                objects = objects(last == null ? null : prev.objects(), read.plan(), image);
-                perception = perceiver.perception(k, image, descriptor, read.lines(), objects);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        }
-        if (perception == null) {
-            LOG.warn("perception of {} frame {} failed: {}", k.streamId(), k.frameIndex(), failure.toString());
-            failures.inc();
-            out.collect(new PerceptionResult(perceiver.failed(k, "inference failed after retries: " + failure), null));
+        Decoded d = usable ? decoded.get(e.key) : null;
+        GreyFrame grey = d != null && d.epochMs() == prev.epochMs() && d.frameIndex() == prev.frameIndex() ? d.grey() : null;
+        boolean live = live(k);
+        GatedReader reader = readers[w];
+        if (workers == 0) {
+            complete(e, w, reader.read(k, usable ? prev : null, grey), live);
             return;
         }
-        ScreenGate.Last next = ScreenGate.remember(last, grey, read.plan(), read.lines());
-        ScreenMemory kept = new ScreenMemory(k.epochMs(), k.frameIndex(), k.eventTimeMs(), k.jpeg(), next.lines(), next.sinceFull(),
-                objects == null ? null : Perceiver.withoutAppearance(objects));
-        memory.update(kept);
-        decoded.put(k.streamId(), new Decoded(k.epochMs(), k.frameIndex(), grey));
-        IdleTimer.rearm(timer, ctx.timerService(), k.eventTimeMs(), idleMs);
-        out.collect(new PerceptionResult(perception, null));
-        ScreenGate.Plan p = read.plan();
-        pixelsRead.inc(p.pixelsRead());
-        pixelsSkipped.inc((long) image.width() * image.height() - p.pixelsRead());
-        kinds[p.kind().ordinal()].inc();
-        frames.markEvent();
-        ms.update((System.nanoTime() - start) / 1_000_000);
-        stateBytes.update(kept.bytes());
+        threads[w].execute(() -> {
+            GatedReader.Outcome o;
+            try {
+                o = reader.read(k, usable ? prev : null, grey);
+            } catch (InterruptedException closing) {
+                return;
+            } catch (Throwable t) {
+                // Not a failed read (those are outcomes) but a broken worker: fail the task, which restores and reads it again.
+                submit(() -> {
+                    throw new IllegalStateException("gated perception of " + e.key + " frame " + k.frameIndex() + " broke", t);
+                });
+                return;
+            }
+            submit(() -> {
+                complete(e, w, o, live);
+                pump();
+            });
+        });
+    }
+
+    private void submit(org.apache.flink.util.function.ThrowingRunnable<? extends Exception> action) {
+        try {
+            mailbox.execute(action, "gated perception result");
+        } catch (RejectedExecutionException closed) {
+            // The task is going away; what was not emitted is in the checkpoint and is read again on restore.
+        }
+    }
+
+    /** On the task thread: applies a read to the stream's state and emits it. */
+    private void complete(StreamTurns.Turn<Pending> e, int w, GatedReader.Outcome o, boolean live) throws Exception {
+        free.push(w);
+        setCurrentKey(e.key);
+        Keyframe k = e.item.keyframe().keyframe();
+        if (o.kept() == null) {
+            metrics.failed();
+        } else {
+            memory.update(o.kept());
+            decoded.put(e.key, new Decoded(k.epochMs(), k.frameIndex(), o.grey()));
+            IdleTimer.rearm(timer, timers, k.eventTimeMs(), idleMs);
+            metrics.read(o);
+            if (live) {
+                budget.spent(o.ms());
+            }
+        }
+        emit(e, o.result());
     }
 
     /** Records a live keyframe as not perceived, carrying the stream's last perceived lines and objects; decodes nothing. */
-    private void shed(Keyframe k, String why, Context ctx, Collector<PerceptionResult> out) throws Exception {
+    private void shed(StreamTurns.Turn<Pending> e, String why) throws Exception {
+        Keyframe k = e.item.keyframe().keyframe();
         ScreenMemory prev = memory.value();
         boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
         List<TextLine> lines = usable ? prev.lines() : List.of();
@@ -224,46 +339,70 @@ public final class GatedPerception extends KeyedCoProcessFunction<String, Queued
         String reason = "shed, so newer keyframes are read first: " + why + "; "
                 + (usable ? "lines and objects carried from frame " + prev.frameIndex() : "nothing perceived earlier to carry");
         JpegInfo info = JpegInfo.parse(k.jpeg());
-        shed.inc();
+        metrics.shed();
         if (usable) {
-            IdleTimer.rearm(timer, ctx.timerService(), Math.max(k.eventTimeMs(), prev.eventTimeMs()), idleMs);
+            IdleTimer.rearm(timer, timers, Math.max(k.eventTimeMs(), prev.eventTimeMs()), idleMs);
         }
-        out.collect(new PerceptionResult(Perception.shed(k, perceiver.device, info == null ? 0 : info.width(), info == null ? 0 : info.height(),
-                lines, objects, reason), null));
+        emit(e, new PerceptionResult(Perception.shed(k, readers[0].perceiver.device, info == null ? 0 : info.width(),
+                info == null ? 0 : info.height(), lines, objects, reason), null));
     }
 
-    /** Objects of a keyframe: detected again where enough changed, else the last keyframe's. */
-    private List<Detection> objects(List<Detection> lastObjects, ScreenGate.Plan plan, DecodedImage image) {
-        if (perceiver.detector == null) {
-            return null;
+    /** Emits the entry's result and forgets the entry, in the queue and in the stream's pending keyframes (current key: its stream). */
+    private void emit(StreamTurns.Turn<Pending> e, PerceptionResult result) throws Exception {
+        output.collect(e.item.timestamp() == Long.MIN_VALUE ? new StreamRecord<>(result) : new StreamRecord<>(result, e.item.timestamp()));
+        List<Pending> rest = new ArrayList<>();
+        pending.get().forEach(rest::add);
+        rest.remove(0);
+        if (rest.isEmpty()) {
+            pending.clear();
+        } else {
+            pending.update(rest);
         }
-        if (lastObjects != null && !ScreenGate.detectAgain(plan)) {
-            detectSkipped.inc();
-            return lastObjects;
-        }
-        return perceiver.detector.detect(List.of(image)).get(0);
-    }
-
-    /** The last keyframe as the gate compares with it, its luma from the heap when still there, else decoded again. */
-    private ScreenGate.Last last(String stream, ScreenMemory m) {
-        Decoded d = decoded.get(stream);
-        GreyFrame grey = d != null && d.epochMs() == m.epochMs() && d.frameIndex() == m.frameIndex() ? d.grey()
-                : GreyFrame.of(DecodedImage.decode(m.jpeg()));
-        return new ScreenGate.Last(grey, m.lines(), m.sinceFull());
+        turns.done(e);
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<PerceptionResult> out) throws Exception {
+    public void onEventTime(InternalTimer<String, VoidNamespace> t) throws Exception {
         memory.clear();
         timer.clear();
         liveEpoch.clear();
-        decoded.remove(ctx.getCurrentKey());
+        decoded.remove(t.getKey());
     }
 
     @Override
-    public void close() {
-        if (perceiver != null) {
-            perceiver.close();
+    public void onProcessingTime(InternalTimer<String, VoidNamespace> t) {}
+
+    /** At the end of input every keyframe is read before the operator finishes. */
+    @Override
+    public void finish() throws Exception {
+        while (turns.size() > 0) {
+            mailbox.yield();
         }
+        super.finish();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (threads != null) {
+            for (ExecutorService t : threads) {
+                if (t != null) {
+                    t.shutdownNow();
+                }
+            }
+            // A read in progress still uses its models (native sessions): wait for it before closing them.
+            for (ExecutorService t : threads) {
+                if (t != null && !t.awaitTermination(60, TimeUnit.SECONDS)) {
+                    LOG.warn("a gated perception worker did not stop within 60 s");
+                }
+            }
+        }
+        if (readers != null) {
+            for (GatedReader r : readers) {
+                if (r != null) {
+                    r.close();
+                }
+            }
+        }
+        super.close();
     }
 }

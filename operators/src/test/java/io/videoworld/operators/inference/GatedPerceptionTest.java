@@ -22,7 +22,9 @@ import io.videoworld.core.Perception;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
-import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import java.util.Optional;
+import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
@@ -33,20 +35,44 @@ import org.junit.jupiter.api.Test;
  * once the stream has been idle.
  */
 class GatedPerceptionTest {
-    private static final long EVENT = 1_700_000_000_000L;
-    private static final long IDLE = 60_000;
+    static final long EVENT = 1_700_000_000_000L;
+    static final long IDLE = 60_000;
 
     private static final long MAX_QUEUE = 3_000;
 
-    private static KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> harness() throws Exception {
-        return new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(new GatedPerception(ModelDirectory.locate().toString(),
-                null, new ScreenGate.Settings(true, 20, 0.5), IDLE, new LiveShedding(MAX_QUEUE, 0))), QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING);
+    static KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> harness(int workers, int capacity)
+            throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(new GatedPerception(ModelDirectory.locate().toString(),
+                null, new ScreenGate.Settings(true, 20, 0.5), IDLE, new LiveShedding(MAX_QUEUE, 0), workers, capacity),
+                QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING);
     }
 
-    /** A keyframe emitted at processing time 0 (the harness's clock starts there). */
+    private static KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> harness() throws Exception {
+        return harness(1, 16);
+    }
+
+    /** Runs the results the worker hands to the task thread (the harness's mailbox) until {@code outputs} have been emitted. */
+    static void drain(KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> h, int outputs)
+            throws Exception {
+        long deadline = System.nanoTime() + 300_000_000_000L;
+        while (h.extractOutputValues().size() < outputs) {
+            Optional<Mail> mail = h.getTaskMailbox().tryTake(TaskMailbox.MIN_PRIORITY);
+            if (mail.isPresent()) {
+                mail.get().run();
+            } else if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + h.extractOutputValues().size() + " of " + outputs + " results in 300 s");
+            } else {
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    /** A keyframe emitted at processing time 0 (the harness's clock starts there), read to the end. */
     private static void process(KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> h, Keyframe k)
             throws Exception {
+        int before = h.extractOutputValues().size();
         h.processElement1(new QueuedKeyframe(k, 0), k.eventTimeMs());
+        drain(h, before + 1);
     }
 
     /** The stream document of a push of {@code stream}: live (neither duration nor frame count) or a folder of 60 screenshots. */
@@ -55,11 +81,11 @@ class GatedPerceptionTest {
         return new VideoDoc(stream, SourceKind.SCREEN, "test", info, 5L, EVENT, EVENT, 0, 1, 1, 0, 0, 1280, 800, VideoDoc.LIVE);
     }
 
-    private static Keyframe keyframe(String stream, long frame, byte[] jpeg) {
+    static Keyframe keyframe(String stream, long frame, byte[] jpeg) {
         return new Keyframe(stream, 5L, frame, frame * 1000, KeyframeRef.PERIODIC, jpeg, EVENT + frame * 1000);
     }
 
-    private static byte[] jpeg(DecodedImage image) throws Exception {
+    static byte[] jpeg(DecodedImage image) throws Exception {
         BufferedImage img = new BufferedImage(image.width(), image.height(), BufferedImage.TYPE_3BYTE_BGR);
         System.arraycopy(image.bgr(), 0, ((DataBufferByte) img.getRaster().getDataBuffer()).getData(), 0, image.bgr().length);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -150,6 +176,7 @@ class GatedPerceptionTest {
             assertThat(shed.failure()).contains("shed").contains("carried from frame 1");
             assertThat(shed.width()).isEqualTo(1280);
             h.processElement1(new QueuedKeyframe(k3, 9_000), k3.eventTimeMs());
+            drain(h, 3);
             Perception fresh = h.extractOutputValues().get(2).value();
             assertThat(fresh.status()).as("queued 1 s: read").isEqualTo(Perception.OK);
             assertThat(fresh.lines()).extracting(l -> l.text().replace(" ", "")).anyMatch(t -> t.contains("deadlinefriday"));

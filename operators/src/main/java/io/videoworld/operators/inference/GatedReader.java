@@ -1,0 +1,93 @@
+package io.videoworld.operators.inference;
+
+import io.videoworld.core.DeadLetter;
+import io.videoworld.core.Detection;
+import io.videoworld.core.Keyframe;
+import io.videoworld.core.Perception;
+import io.videoworld.core.PerceptionResult;
+import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.GreyFrame;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One worker of change-gated perception: its models and gate, and the read of one keyframe against
+ * its stream's last perceived one, with no Flink state touched (no Flink at all), so that
+ * {@link GatedPerception} can run it off the task thread and apply what it returns there. Used by
+ * one thread at a time.
+ */
+final class GatedReader implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GatedReader.class);
+
+    final Perceiver perceiver;
+    private final ScreenGate gate;
+
+    GatedReader(Perceiver perceiver, ScreenGate.Settings settings) {
+        this.perceiver = perceiver;
+        this.gate = new ScreenGate(settings);
+    }
+
+    /**
+     * What reading a keyframe gave: {@code kept} null when it failed (then {@code result} says how, with a dead
+     * letter when it did not decode), else the stream's new memory and what the metrics count.
+     */
+    record Outcome(PerceptionResult result, ScreenMemory kept, GreyFrame grey, ScreenGate.Plan plan, long pixels, boolean detectSkipped,
+            long ms) {}
+
+    /**
+     * Reads {@code k} against {@code prev} (null: read whole), whose luma is {@code prevGrey} when the caller still has
+     * it decoded (else decoded here); inference is tried three times.
+     */
+    Outcome read(Keyframe k, ScreenMemory prev, GreyFrame prevGrey) throws InterruptedException {
+        long start = System.nanoTime();
+        DecodedImage image;
+        float[] descriptor;
+        try {
+            image = DecodedImage.decode(k.jpeg());
+            descriptor = Perceiver.descriptor(k);
+        } catch (RuntimeException e) {
+            String reason = "keyframe does not decode: " + e.getMessage();
+            return new Outcome(new PerceptionResult(perceiver.failed(k, reason),
+                    DeadLetter.ofFrame(PerceptionFunction.STAGE, reason, k.streamId(), k.frameIndex(), k.eventTimeMs(), k.jpeg())),
+                    null, null, null, 0, false, 0);
+        }
+        ScreenGate.Last last = prev == null ? null
+                : new ScreenGate.Last(prevGrey != null ? prevGrey : GreyFrame.of(DecodedImage.decode(prev.jpeg())), prev.lines(), prev.sinceFull());
+        GreyFrame grey = GreyFrame.of(image);
+        ScreenGate.Read read = null;
+        List<Detection> objects = null;
+        boolean skipped = false;
+        Perception perception = null;
+        RuntimeException failure = null;
+        for (int attempt = 0; attempt <= 2 && perception == null; attempt++) {
+            if (attempt > 0) {
+                Thread.sleep(200L << (attempt - 1));
+            }
+            try {
+                read = gate.read(last, image, grey, perceiver.ocr);
+                List<Detection> lastObjects = last == null ? null : prev.objects();
+                skipped = perceiver.detector != null && lastObjects != null && !ScreenGate.detectAgain(read.plan());
+                objects = perceiver.detector == null ? null : skipped ? lastObjects : perceiver.detector.detect(List.of(image)).get(0);
+                perception = perceiver.perception(k, image, descriptor, read.lines(), objects);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        if (perception == null) {
+            LOG.warn("perception of {} frame {} failed: {}", k.streamId(), k.frameIndex(), failure.toString());
+            return new Outcome(new PerceptionResult(perceiver.failed(k, "inference failed after retries: " + failure), null),
+                    null, null, null, 0, false, 0);
+        }
+        ScreenGate.Last next = ScreenGate.remember(last, grey, read.plan(), read.lines());
+        ScreenMemory kept = new ScreenMemory(k.epochMs(), k.frameIndex(), k.eventTimeMs(), k.jpeg(), next.lines(), next.sinceFull(),
+                objects == null ? null : Perceiver.withoutAppearance(objects));
+        return new Outcome(new PerceptionResult(perception, null), kept, grey, read.plan(), (long) image.width() * image.height(), skipped,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    @Override
+    public void close() {
+        perceiver.close();
+    }
+}

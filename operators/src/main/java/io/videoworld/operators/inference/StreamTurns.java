@@ -1,0 +1,81 @@
+package io.videoworld.operators.inference;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The keyframes waiting for {@link GatedPerception} or being read, in arrival order with the
+ * watermarks (and watermark statuses: marks) that came between them, and whose turn it is: a
+ * stream's keyframe once the stream's previous one is done (the gate reads it against that one),
+ * and only before the first held mark, which waits until everything before it is done. Task thread only.
+ *
+ * @param <T> what is queued
+ */
+final class StreamTurns<T> {
+    /** One queued item of stream {@code key}; {@code started} once handed to a reader. */
+    static final class Turn<T> {
+        final String key;
+        final T item;
+        boolean started;
+
+        Turn(String key, T item) {
+            this.key = key;
+            this.item = item;
+        }
+    }
+
+    private final ArrayDeque<Object> queue = new ArrayDeque<>();
+    private int size;
+
+    Turn<T> add(String key, T item) {
+        Turn<T> t = new Turn<>(key, item);
+        queue.add(t);
+        size++;
+        return t;
+    }
+
+    /** Holds {@code mark} (not a {@link Turn}) behind what is queued; false when nothing is (the mark may pass at once). */
+    boolean hold(Object mark) {
+        if (queue.isEmpty()) {
+            return false;
+        }
+        queue.add(mark);
+        return true;
+    }
+
+    /** The first held mark once everything before it is done, taken off the queue; else null. */
+    Object releasable() {
+        return queue.isEmpty() || queue.peekFirst() instanceof Turn<?> ? null : queue.pollFirst();
+    }
+
+    /** The items whose turn it is and that are not started, in arrival order. */
+    List<Turn<T>> due() {
+        List<Turn<T>> due = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Object o : queue) {
+            if (!(o instanceof Turn<?> t)) {
+                break;
+            }
+            if (seen.add(t.key) && !t.started) {
+                @SuppressWarnings("unchecked")
+                Turn<T> typed = (Turn<T>) t;
+                due.add(typed);
+            }
+        }
+        return due;
+    }
+
+    void done(Turn<T> t) {
+        if (queue.remove(t)) {
+            size--;
+        }
+    }
+
+    /** Items queued or being read (not the marks). */
+    int size() {
+        return size;
+    }
+}
