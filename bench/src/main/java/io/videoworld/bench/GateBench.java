@@ -3,7 +3,6 @@ package io.videoworld.bench;
 import io.videoworld.connectors.producer.JpegEncoder;
 import io.videoworld.connectors.producer.SourceFrame;
 import io.videoworld.connectors.producer.VideoFrameSource;
-import io.videoworld.core.Boxes;
 import io.videoworld.core.Detection;
 import io.videoworld.core.TextLine;
 import io.videoworld.operators.inference.MotionGate;
@@ -192,34 +191,6 @@ public final class GateBench {
 
     /** Share of the full detection's boxes (score 0.3 and up) matched by a gated box of the same label at IoU 0.5. */
     private static double detectionRecall(List<List<Detection>> full, List<List<Detection>> gated) {
-        int hit = 0;
-        int all = 0;
-        for (int i = 0; i < full.size(); i++) {
-            List<Detection> pool = new ArrayList<>(gated.get(i).stream().filter(d -> d.score() >= 0.3).toList());
-            for (Detection d : full.get(i)) {
-                if (d.score() < 0.3) {
-                    continue;
-                }
-                all++;
-                Detection best = null;
-                double bestIou = 0.5;
-                for (Detection g : pool) {
-                    double iou = Boxes.iou(box(d), box(g));
-                    if (g.category().equals(d.category()) && iou >= bestIou) {
-                        best = g;
-                        bestIou = iou;
-                    }
-                }
-                if (best != null) {
-                    pool.remove(best);
-                    hit++;
-                }
-            }
-        }
-        return all == 0 ? 1 : (double) hit / all;
-    }
-
-    private static double[] box(Detection d) {
-        return new double[] {d.x1(), d.y1(), d.x2(), d.y2()};
+        return DetectorSizeBench.matched(full, gated, 0.3);
     }
 }

@@ -8,15 +8,11 @@ import io.videoworld.core.PerceptionResult;
 import io.videoworld.core.TextLine;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.GreyFrame;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
@@ -85,9 +81,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private final int workers;
     private final int capacity;
     private transient MailboxExecutor mailbox;
-    private transient GatedReader[] readers;
-    private transient ExecutorService[] threads;
-    private transient ArrayDeque<Integer> free;
+    private transient ReaderPool pool;
     private transient StreamTurns<Pending> turns;
     private transient TimerService timers;
     private transient ValueState<ScreenMemory> memory;
@@ -135,21 +129,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         pending = getRuntimeContext().getListState(new ListStateDescriptor<>(PENDING, TypeInformation.of(Pending.class)));
         // The name keyed process operators use, so checkpoints taken when this was one restore their timers.
         timers = new SimpleTimerService(getInternalTimerService("user-timers", VoidNamespaceSerializer.INSTANCE, this));
-        readers = new GatedReader[Math.max(1, workers)];
-        threads = new ExecutorService[workers];
-        free = new ArrayDeque<>();
-        for (int i = 0; i < readers.length; i++) {
-            readers[i] = new GatedReader(Perceiver.load(models, detection), settings);
-            free.add(i);
-        }
-        for (int i = 0; i < workers; i++) {
-            String name = "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + "." + i;
-            threads[i] = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
-        }
+        pool = new ReaderPool(workers, models, detection, settings,
+                "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
         turns = new StreamTurns<>();
         decoded = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
@@ -171,7 +152,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
             }
         }
         LOG.info("change-gated perception on {} worker thread(s) (0: the task thread), {} keyframes restored, models from {} on {}",
-                workers, turns.size(), models, readers[0].perceiver.device);
+                workers, turns.size(), models, pool.device());
         pump();
     }
 
@@ -241,7 +222,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
             for (StreamTurns.Turn<Pending> t : turns.due()) {
                 setCurrentKey(t.key);
                 why = shedFor(t.item.keyframe());
-                if (why != null || !free.isEmpty()) {
+                if (why != null || pool.hasFree()) {
                     next = t;
                     break;
                 }
@@ -270,19 +251,19 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     /** Reads the entry's keyframe on a worker (or here with no workers); the result is applied on the task thread. */
     private void start(StreamTurns.Turn<Pending> e) throws Exception {
         e.started = true;
-        int w = free.pop();
+        int w = pool.take();
         Keyframe k = e.item.keyframe().keyframe();
         ScreenMemory prev = memory.value();
         boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
         Decoded d = usable ? decoded.get(e.key) : null;
         GreyFrame grey = d != null && d.epochMs() == prev.epochMs() && d.frameIndex() == prev.frameIndex() ? d.grey() : null;
         boolean live = live(k);
-        GatedReader reader = readers[w];
-        if (workers == 0) {
+        GatedReader reader = pool.reader(w);
+        if (!pool.threaded()) {
             complete(e, w, reader.read(k, usable ? prev : null, grey), live);
             return;
         }
-        threads[w].execute(() -> {
+        pool.execute(w, () -> {
             GatedReader.Outcome o;
             try {
                 o = reader.read(k, usable ? prev : null, grey);
@@ -312,7 +293,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
 
     /** On the task thread: applies a read to the stream's state and emits it. */
     private void complete(StreamTurns.Turn<Pending> e, int w, GatedReader.Outcome o, boolean live) throws Exception {
-        free.push(w);
+        pool.release(w);
         setCurrentKey(e.key);
         Keyframe k = e.item.keyframe().keyframe();
         if (o.kept() == null) {
@@ -343,7 +324,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         if (usable) {
             IdleTimer.rearm(timer, timers, Math.max(k.eventTimeMs(), prev.eventTimeMs()), idleMs);
         }
-        emit(e, new PerceptionResult(Perception.shed(k, readers[0].perceiver.device, info == null ? 0 : info.width(),
+        emit(e, new PerceptionResult(Perception.shed(k, pool.device(), info == null ? 0 : info.width(),
                 info == null ? 0 : info.height(), lines, objects, reason), null));
     }
 
@@ -383,25 +364,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
 
     @Override
     public void close() throws Exception {
-        if (threads != null) {
-            for (ExecutorService t : threads) {
-                if (t != null) {
-                    t.shutdownNow();
-                }
-            }
-            // A read in progress still uses its models (native sessions): wait for it before closing them.
-            for (ExecutorService t : threads) {
-                if (t != null && !t.awaitTermination(60, TimeUnit.SECONDS)) {
-                    LOG.warn("a gated perception worker did not stop within 60 s");
-                }
-            }
-        }
-        if (readers != null) {
-            for (GatedReader r : readers) {
-                if (r != null) {
-                    r.close();
-                }
-            }
+        if (pool != null) {
+            pool.close();
         }
         super.close();
     }
