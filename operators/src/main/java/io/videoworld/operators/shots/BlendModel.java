@@ -56,6 +56,8 @@ final class BlendModel {
     static final int MIN_HALF = 2;
     /** Frames checked on each side for spill, in seconds (at least the half-width). */
     static final double SPILL_SEC = 0.2;
+    /** Values summed in one int: 32768 * 255 * 255 < 2^31. */
+    private static final int CHUNK = 32768;
 
     /** Access to the pictures around the frame being judged. */
     interface Frames {
@@ -69,6 +71,16 @@ final class BlendModel {
 
         /** Width of the 80-pixel pictures. */
         int width();
+
+        /** {@link #bgr} widened to ints, which the JIT sums several at a time (bytes it does not). */
+        default int[] ints(long position) {
+            return widen(bgr(position));
+        }
+
+        /** {@link #small} widened to ints. */
+        default int[] smallInts(long position) {
+            return widen(small(position));
+        }
     }
 
 
@@ -83,17 +95,13 @@ final class BlendModel {
         if (!fr.has(c - h) || !fr.has(c + h) || !roughFit(fr, c, h, minChange)) {
             return null;
         }
-        byte[] a = fr.bgr(c - h);
-        byte[] b = fr.bgr(c + h);
-        byte[] m = fr.bgr(c);
+        int[] a = fr.ints(c - h);
+        int[] b = fr.ints(c + h);
+        int[] m = fr.ints(c);
         if (a.length != b.length || a.length != m.length) {
             return null;
         }
-        long dd = 0;
-        for (int i = 0; i < a.length; i++) {
-            int d = (b[i] & 0xFF) - (a[i] & 0xFF);
-            dd += d * d;
-        }
+        long dd = squaredDistance(a, b);
         double change = Math.sqrt((double) dd / a.length);
         if (change < minChange) {
             return null;
@@ -112,7 +120,7 @@ final class BlendModel {
         alpha[h] = mid;
         for (int k = 1; k <= 2 * h; k++) {
             if (k < 2 * h && k != h) {
-                byte[] f = fr.bgr(c - h + k);
+                int[] f = fr.ints(c - h + k);
                 if (f.length != a.length) {
                     return null;
                 }
@@ -135,7 +143,7 @@ final class BlendModel {
                 return null;
             }
         }
-        if (edgeGain(a, b, m, mid, fr.width()) > MAX_EDGE_GAIN) {
+        if (edgeGain(fr.bgr(c - h), fr.bgr(c + h), fr.bgr(c), mid, fr.width()) > MAX_EDGE_GAIN) {
             return null;
         }
         int half = 0;
@@ -152,17 +160,13 @@ final class BlendModel {
      * a quarter of the cost: the end frames' difference, the middle frame's place and residual.
      */
     private static boolean roughFit(Frames fr, long c, int h, double minChange) {
-        byte[] a = fr.small(c - h);
-        byte[] b = fr.small(c + h);
-        byte[] m = fr.small(c);
+        int[] a = fr.smallInts(c - h);
+        int[] b = fr.smallInts(c + h);
+        int[] m = fr.smallInts(c);
         if (a.length != b.length || a.length != m.length || a.length == 0) {
             return false;
         }
-        long dd = 0;
-        for (int i = 0; i < a.length; i++) {
-            int d = (b[i] & 0xFF) - (a[i] & 0xFF);
-            dd += d * d;
-        }
+        long dd = squaredDistance(a, b);
         double change = Math.sqrt((double) dd / a.length);
         if (change < 0.8 * minChange) {
             return false;
@@ -172,11 +176,11 @@ final class BlendModel {
     }
 
     /** Whether the frame at {@code k} (outside the window) strays from {@code target} (0 before it, 1 after) by more than the spill allowed. */
-    private static boolean spilled(Frames fr, byte[] a, byte[] b, long dd, long k, double target) {
+    private static boolean spilled(Frames fr, int[] a, int[] b, long dd, long k, double target) {
         if (!fr.has(k)) {
             return false;
         }
-        byte[] f = fr.bgr(k);
+        int[] f = fr.ints(k);
         return f.length != a.length || Math.abs(place(a, b, f, dd)[0] - target) > MAX_SPILL;
     }
 
@@ -196,16 +200,55 @@ final class BlendModel {
      * one integer pass.
      */
     static double[] place(byte[] a, byte[] b, byte[] f, long dd) {
+        return place(widen(a), widen(b), widen(f), dd);
+    }
+
+    /**
+     * {@link #place(byte[], byte[], byte[], long)} on pictures widened to ints. The sums are exact
+     * integers in any order: int partial sums over {@link #CHUNK} values (at most 255 * 255 each)
+     * cannot overflow, which lets the JIT keep several lanes of them at once.
+     */
+    static double[] place(int[] a, int[] b, int[] f, long dd) {
         long dot = 0;
         long sq = 0;
-        for (int i = 0; i < a.length; i++) {
-            int ai = a[i] & 0xFF;
-            int e = (f[i] & 0xFF) - ai;
-            dot += e * ((b[i] & 0xFF) - ai);
-            sq += e * e;
+        for (int s = 0; s < a.length; s += CHUNK) {
+            int end = Math.min(a.length, s + CHUNK);
+            int d = 0;
+            int q = 0;
+            for (int i = s; i < end; i++) {
+                int e = f[i] - a[i];
+                d += e * (b[i] - a[i]);
+                q += e * e;
+            }
+            dot += d;
+            sq += q;
         }
         double w = (double) dot / dd;
         return new double[] {w, Math.sqrt(Math.max(0, sq - (double) dot * dot / dd) / a.length)};
+    }
+
+    /** |B - A|^2 over all values, exact. */
+    static long squaredDistance(int[] a, int[] b) {
+        long dd = 0;
+        for (int s = 0; s < a.length; s += CHUNK) {
+            int end = Math.min(a.length, s + CHUNK);
+            int d = 0;
+            for (int i = s; i < end; i++) {
+                int x = b[i] - a[i];
+                d += x * x;
+            }
+            dd += d;
+        }
+        return dd;
+    }
+
+    /** Unsigned bytes as ints. */
+    static int[] widen(byte[] bytes) {
+        int[] out = new int[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = bytes[i] & 0xFF;
+        }
+        return out;
     }
 
     /**

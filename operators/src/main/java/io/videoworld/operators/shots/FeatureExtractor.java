@@ -41,6 +41,46 @@ public final class FeatureExtractor {
         }
     }
 
+    private static final Size HASH_SIZE = new Size(9, 8);
+
+    /**
+     * Native buffers a thread reuses from frame to frame: each JavaCPP allocation registers a
+     * deallocator that reads the process's resident size, which cost more than the features.
+     */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** One thread's reusable pictures (OpenCV reallocates them only when the size changes). */
+    private static final class Scratch {
+        final Mat resized = new Mat();
+        final Mat hsv = new Mat();
+        final Mat gray = new Mat();
+        final Mat hashImg = new Mat();
+        BytePointer input = new BytePointer(0L);
+        Mat picture = new Mat();
+
+        /** {@code bytes} copied into the reused native buffer. */
+        BytePointer input(byte[] bytes) {
+            if (input.capacity() < bytes.length) {
+                picture.close();
+                picture = new Mat();
+                input.close();
+                input = new BytePointer(bytes.length);
+            }
+            input.position(0).put(bytes, 0, bytes.length);
+            return input;
+        }
+
+        /** A BGR picture over the reused buffer holding {@code bgr}. */
+        Mat picture(byte[] bgr, int w, int h) {
+            BytePointer data = input(bgr);
+            if (picture.cols() != w || picture.rows() != h || !data.equals(picture.data())) {
+                picture.close();
+                picture = new Mat(h, w, CV_8UC3, data);
+            }
+            return picture;
+        }
+    }
+
     private FeatureExtractor() {}
 
     /** Features of one frame of a batch. */
@@ -51,8 +91,7 @@ public final class FeatureExtractor {
                 : frame.width() >= WIDTH * 4 ? IMREAD_REDUCED_COLOR_4
                 : frame.width() >= WIDTH * 2 ? IMREAD_REDUCED_COLOR_2 : IMREAD_COLOR;
         byte[] jpeg = thumb ? frame.thumb() : frame.jpeg();
-        try (BytePointer data = new BytePointer(jpeg);
-                Mat encoded = new Mat(1, jpeg.length, CV_8UC1, data);
+        try (Mat encoded = new Mat(1, jpeg.length, CV_8UC1, SCRATCH.get().input(jpeg));
                 Mat decoded = imdecode(encoded, reduce)) {
             if (decoded == null || decoded.empty()) {
                 throw new IllegalArgumentException("frame " + frame.index() + " of " + batch.streamId() + " does not decode");
@@ -69,32 +108,32 @@ public final class FeatureExtractor {
      */
     public static FrameFeatures fromBgr(String streamId, SourceKind kind, String sourceUri, long frameIndex, long ptsMs, int sourceWidth,
             int sourceHeight, byte[] bgr, int w, int h) {
-        try (BytePointer data = new BytePointer(bgr); Mat img = new Mat(h, w, CV_8UC3, data)) {
-            return features(streamId, kind, sourceUri, 0, frameIndex, ptsMs, ptsMs, 0, sourceWidth, sourceHeight, img, new byte[0]);
-        }
+        return features(streamId, kind, sourceUri, 0, frameIndex, ptsMs, ptsMs, 0, sourceWidth, sourceHeight,
+                SCRATCH.get().picture(bgr, w, h), new byte[0]);
     }
 
     private static FrameFeatures features(String streamId, SourceKind kind, String sourceUri, long epochMs, long frameIndex, long ptsMs,
             long eventTimeMs, long batchSeq, int width, int height, Mat decoded, byte[] jpeg) {
         int fh = Math.max(1, (int) Math.round((double) decoded.rows() * WIDTH / decoded.cols()));
-        try (Mat resized = new Mat(); Mat hsv = new Mat(); Mat gray = new Mat(); Mat hashImg = new Mat()) {
-            Mat small = decoded;
-            if (decoded.cols() != WIDTH || decoded.rows() != fh) {
-                resize(decoded, resized, new Size(WIDTH, fh), 0, 0, INTER_AREA);
-                small = resized;
+        Scratch sc = SCRATCH.get();
+        Mat small = decoded;
+        if (decoded.cols() != WIDTH || decoded.rows() != fh) {
+            try (Size to = new Size(WIDTH, fh)) {
+                resize(decoded, sc.resized, to, 0, 0, INTER_AREA);
             }
-            cvtColor(small, hsv, COLOR_BGR2HSV);
-            cvtColor(small, gray, COLOR_BGR2GRAY);
-            resize(gray, hashImg, new Size(9, 8), 0, 0, INTER_AREA);
-
-            byte[] bgr = bytes(small, WIDTH * fh * 3);
-            byte[] hsvBytes = bytes(hsv, WIDTH * fh * 3);
-            for (int i = 0; i < hsvBytes.length; i += 3) {
-                hsvBytes[i] = HUE_TO_BYTE[hsvBytes[i] & 0xFF];
-            }
-            return new FrameFeatures(streamId, kind, sourceUri, epochMs, frameIndex, ptsMs, eventTimeMs, batchSeq, width, height, WIDTH, fh,
-                    hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(hashImg, 72)), jpeg);
+            small = sc.resized;
         }
+        cvtColor(small, sc.hsv, COLOR_BGR2HSV);
+        cvtColor(small, sc.gray, COLOR_BGR2GRAY);
+        resize(sc.gray, sc.hashImg, HASH_SIZE, 0, 0, INTER_AREA);
+
+        byte[] bgr = bytes(small, WIDTH * fh * 3);
+        byte[] hsvBytes = bytes(sc.hsv, WIDTH * fh * 3);
+        for (int i = 0; i < hsvBytes.length; i += 3) {
+            hsvBytes[i] = HUE_TO_BYTE[hsvBytes[i] & 0xFF];
+        }
+        return new FrameFeatures(streamId, kind, sourceUri, epochMs, frameIndex, ptsMs, eventTimeMs, batchSeq, width, height, WIDTH, fh,
+                hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(sc.hashImg, 72)), jpeg);
     }
 
     private static byte[] bytes(Mat m, int n) {

@@ -16,6 +16,9 @@ final class FrameWindow implements BlendModel.Frames {
     private final ArrayList<Double> contents;
     private final ArrayList<byte[]> pictures;
     private final ArrayList<byte[]> halves;
+    /** The pictures and halves widened to ints for the blend fits, made when first read (heap only, never state). */
+    private final ArrayList<int[]> pictureInts;
+    private final ArrayList<int[]> halfInts;
 
     FrameWindow(long firstPosition, List<FrameFeatures> frames, List<Double> contents) {
         this.firstPosition = firstPosition;
@@ -23,6 +26,8 @@ final class FrameWindow implements BlendModel.Frames {
         this.contents = new ArrayList<>(contents);
         this.pictures = new ArrayList<>(frames.size());
         this.halves = new ArrayList<>(frames.size());
+        this.pictureInts = new ArrayList<>(frames.size());
+        this.halfInts = new ArrayList<>(frames.size());
         for (FrameFeatures f : frames) {
             addPicture(f, null);
         }
@@ -40,6 +45,8 @@ final class FrameWindow implements BlendModel.Frames {
         byte[] bgr = decoded != null && decoded.length == f.hsv().length ? decoded : BlendModel.bgr(f);
         pictures.add(bgr);
         halves.add(BlendModel.half(bgr, f.featureWidth()));
+        pictureInts.add(null);
+        halfInts.add(null);
     }
 
     long firstPosition() {
@@ -83,6 +90,25 @@ final class FrameWindow implements BlendModel.Frames {
     }
 
     @Override
+    public int[] ints(long position) {
+        return widened(pictureInts, pictures, index(position));
+    }
+
+    @Override
+    public int[] smallInts(long position) {
+        return widened(halfInts, halves, index(position));
+    }
+
+    private static int[] widened(ArrayList<int[]> cache, ArrayList<byte[]> from, int i) {
+        int[] v = cache.get(i);
+        if (v == null) {
+            v = BlendModel.widen(from.get(i));
+            cache.set(i, v);
+        }
+        return v;
+    }
+
+    @Override
     public int width() {
         return frames.isEmpty() ? 1 : frames.get(0).featureWidth();
     }
@@ -99,6 +125,8 @@ final class FrameWindow implements BlendModel.Frames {
             contents.subList(0, drop).clear();
             pictures.subList(0, drop).clear();
             halves.subList(0, drop).clear();
+            pictureInts.subList(0, drop).clear();
+            halfInts.subList(0, drop).clear();
             firstPosition += drop;
         }
         for (long k = firstPosition; k < noJpegBefore && has(k); k++) {
