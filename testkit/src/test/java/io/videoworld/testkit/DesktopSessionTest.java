@@ -56,6 +56,8 @@ class DesktopSessionTest {
         assertThat(titled).containsExactlyInAnyOrder(true, false);
         assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH);
         assertThat(DesktopSession.FRESH).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT);
+        assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.FRESH_2);
+        assertThat(DesktopSession.FRESH_2).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH);
     }
 
     @Test

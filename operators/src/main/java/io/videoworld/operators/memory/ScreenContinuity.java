@@ -23,6 +23,11 @@ final class ScreenContinuity {
     static final double SOME_LINES = 0.15;
     /** Two names of a document read alike at least this much are one (OCR misreads a letter of a short name). */
     static final double SAME_NAME = 0.7;
+    /**
+     * Two keyframes whose colour-and-layout descriptors are at least this alike show one window
+     * (pages of one document on the tuning seeds: 1 - cosine about 2e-4; another app or theme: 1e-2 and more).
+     */
+    static final double SAME_PICTURE = 0.999;
     /** Lines shorter than this (letters and digits) say too little to match. */
     private static final int MIN_LINE = 8;
 
@@ -59,7 +64,18 @@ final class ScreenContinuity {
             // A shell without a title bar: its top line (taken for a title) scrolls away as commands run; some output stays.
             return overlap >= SOME_LINES;
         }
+        if (appA == null && appB == null && overlap < SAME_LINES && samePicture(before, next)
+                && Vectors.cosine(before.textEmbedding(), next.textEmbedding()) >= EpisodePolicy.TASK_CHANGE) {
+            // No chrome and no convention names either window (a document paged full screen): the window's look
+            // stays (layout and colours) and so does the topic of its text; another task of that look changes topic.
+            return true;
+        }
         return overlap >= SAME_LINES;
+    }
+
+    /** Whether two keyframes look alike as a whole (colour and layout descriptor): one window, its chrome and theme unchanged. */
+    static boolean samePicture(Perception a, Perception b) {
+        return a.imageDescriptor() != null && b.imageDescriptor() != null && Vectors.cosine(a.imageDescriptor(), b.imageDescriptor()) >= SAME_PICTURE;
     }
 
     /**

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
  * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
  * reported apart, and questions about the sessions' text answered with clips ({@link ScreenAnswersScore}).
- * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh} the second held-out set (and asserts
+ * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh} and {@code fresh-2} the second and third held-out sets (and assert
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone).
@@ -46,6 +46,7 @@ class DesktopMemoryEvalTest {
             case "held-out" -> DesktopSession.HELD_OUT;
             case "tuning" -> DesktopSession.TUNING;
             case "fresh" -> DesktopSession.FRESH;
+            case "fresh-2" -> DesktopSession.FRESH_2;
             default -> Arrays.stream(which.split(",")).map(Long::parseLong).toList();
         };
         seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", seeds.size())));
@@ -73,6 +74,8 @@ class DesktopMemoryEvalTest {
                 ScreenMemoryScore score = ScreenMemoryScore.of(s, r);
                 System.out.printf("seed %d %s: %s; %d keyframes, render %.1f s, pipeline %.1f s (OCR %.1f s)%n", seed, s.variant(), score,
                         r.keyframes(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, r.ocrMs() / 1e3);
+                // Printed always (a line per miss): the held-out misses are reported, never tuned on.
+                ScreenMemoryScore.missedReturns(s, r).forEach(m -> System.out.println("  " + m));
                 if (verbose) {
                     s.truth().forEach(a -> System.out.println("  truth " + a));
                     if (Boolean.getBoolean("vw.eval.keyframes")) {

@@ -77,6 +77,32 @@ class ScreenContinuityTest {
     }
 
     @Test
+    void pagesOfADocumentReadFullScreenContinueWhileTheLookAndTheTopicStay() {
+        List<String> page1 = List.of("binutils (2.40-2) unstable; urgency=high", "Fix a potential illegal memory access in the library",
+                "Remove the workaround for the assembler problem", "Update translations from the release branch",
+                "Build-depend on the compression library again", "Refresh the symbols of the shared library");
+        List<String> page2 = List.of("Avoid unaligned pointer reads in the image section", "Update attributes in the control file",
+                "New upstream snapshot taken from the trunk", "Only install the profiler settings when available",
+                "Matthias Klose, Mon, 10 Oct 2022 12:12:53 +0200", "Fix an internal error of the gold linker");
+        float[] topic = {1, 0, 0};
+        float[] sameTopic = {0.8f, 0.6f, 0};
+        float[] otherTopic = {0.2f, 0, 0.98f};
+        float[] light = {1, 0.02f, 0};
+        float[] dark = {0.1f, 1, 0};
+        // No title bar and no convention names the window: each page's top line reads as another title, no line stays.
+        assertThat(ScreenContinuity.continues(page(page1, topic, light), page(page2, sameTopic, light))).as("a page turned").isTrue();
+        assertThat(ScreenContinuity.continues(page(page1, topic, light), page(page2, otherTopic, light))).as("another document, same look").isFalse();
+        assertThat(ScreenContinuity.continues(page(page1, topic, light), page(page2, sameTopic, dark))).as("another window, same topic").isFalse();
+        assertThat(ScreenContinuity.continues(page(page1, topic, null), page(page2, sameTopic, null))).as("look unknown").isFalse();
+    }
+
+    private static Perception page(List<String> lines, float[] embedding, float[] descriptor) {
+        Perception p = frame(null, lines);
+        return new Perception(p.streamId(), p.epochMs(), p.frameIndex(), p.ptsMs(), p.role(), p.lines(), p.text(), embedding, descriptor, p.device(),
+                p.width(), p.height(), p.objects(), p.eventTimeMs());
+    }
+
+    @Test
     void windowsWithoutATitleAreNamedByTheirKind() {
         assertThat(WindowKinds.of(null, List.of("usergdebian:~/work/projects git status"))).as("OCR's prompt").isEqualTo("terminal");
         assertThat(WindowKinds.of(null, List.of("see: /usr/share/docs for more"))).isNull();

@@ -1,5 +1,6 @@
 package io.videoworld.operators.memory;
 
+import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.testkit.DesktopSession;
 import java.util.ArrayList;
@@ -71,6 +72,35 @@ record ScreenMemoryScore(int predicted, int truth, int matched, int returns, int
         }
         return new ScreenMemoryScore(predicted.size(), truth.size(), matched, returns, linked, s.truth().size(), appsRight, r.batches().size(),
                 r.ambiguous(), falseLinks);
+    }
+
+    /**
+     * Why each return of the truth that was not linked was missed: the event that starts it (or
+     * none within the tolerance), what that event links to, the earlier events of the task it should
+     * have joined, and the relation, similarity, app and title of the batch that starts it.
+     */
+    static List<String> missedReturns(DesktopSession.Session s, ScreenMemoryRun.Result r) {
+        List<String> out = new ArrayList<>();
+        for (DesktopSession.Activity a : s.truth()) {
+            if (!a.returns()) {
+                continue;
+            }
+            EpisodeDoc e = r.events().stream().filter(x -> Math.abs(x.startPtsMs() / 1000.0 - a.start()) <= TOLERANCE_S).findFirst().orElse(null);
+            boolean linked = e != null && e.linkedEventIds().stream().anyMatch(id -> r.events().stream()
+                    .anyMatch(x -> x.id().equals(id) && x.startPtsMs() < e.startPtsMs() && sameTask(s, a, x)));
+            if (linked) {
+                continue;
+            }
+            List<String> should = r.events().stream().filter(x -> x.startPtsMs() < a.start() * 1000L && sameTask(s, a, x))
+                    .map(x -> String.format(Locale.ROOT, "%s %.0f-%.0f app=%s", x.id(), x.startPtsMs() / 1e3, x.endPtsMs() / 1e3, x.app())).toList();
+            EpisodeBatch b = r.batches().stream().filter(x -> Math.abs(x.startPtsMs() / 1000.0 - a.start()) <= TOLERANCE_S).findFirst().orElse(null);
+            out.add(String.format(Locale.ROOT, "missed return %d-%d s (task %s, %s%s): event %s, links %s; should join %s; batch %s", a.start(), a.end(),
+                    a.task(), a.kind(), a.fullScreen() ? ", full screen" : "", e == null ? "none starts here" : e.id(),
+                    e == null ? "-" : e.linkedEventIds(), should.isEmpty() ? "no earlier event of the task (cut missed)" : should,
+                    b == null ? "none starts here" : String.format(Locale.ROOT, "%d %s->%d sim %.2f by %s app=%s title=%s", b.batchSeq(), b.relation(),
+                            b.relatedBatch(), b.similarity(), b.decidedBy(), b.app(), b.title())));
+        }
+        return out;
     }
 
     /**
