@@ -33,33 +33,25 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * keyframe is compared with its stream's last perceived one, kept as Flink keyed state
  * ({@link ScreenMemory}), so that after a restart the next keyframe is planned against the same
  * keyframe as in a failure-free run and reads the same. Reading ({@link GatedReader}) runs on
- * {@code workers} threads, not the task thread, so frames, shots and samples flow past a keyframe
- * being OCR'd for seconds: a stream's keyframes are read strictly one after another (the next is
- * planned against the previous one's result), other streams' meanwhile; results and every state
- * change are applied on the task thread (its mailbox), so state is never touched from a worker.
- * Keyframes not yet emitted are keyed list state, so a checkpoint taken while they are read holds
- * them and a restored job reads them again (as Flink's async operator does); at most
- * {@code capacity} wait per subtask, beyond which the task thread waits (back-pressure only then). A
- * watermark waits until the keyframes that came before it are emitted, and a keyframe after it is
- * not started before it, so the idle timers fire at the same point in each stream as when read
- * on the task thread. {@code workers} 0 reads on the task thread. The memory is cleared by an
- * event-time timer {@code idleMs} after the stream's latest keyframe, and a keyframe that late or of
- * a new push is read whole whether or not the timer has fired, so replay and failure-free runs
- * agree. A keyframe that does not decode is a dead letter and a failed perception; one whose
- * inference still fails after two retries is a failed perception (the memory stays as it was).
- * Metrics as {@link PerceptionFunction}'s and {@code vwPerceptionOcrPixels},
- * {@code vwPerceptionOcrPixelsSkipped}, {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial},
- * {@code vwPerceptionGateReused}, {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes}
- * (a stream's memory), {@code vwPerceptionQueued} (keyframes waiting or being read).
+ * {@code workers} threads (0: the task thread), so frames, shots and samples flow past a keyframe
+ * being OCR'd for seconds: a stream's keyframes are read strictly one after another, other streams'
+ * meanwhile; results and every state change are applied on the task thread (its mailbox).
+ * Keyframes not yet emitted are keyed list state, so a restored job reads them again (as Flink's
+ * async operator does); beyond {@code capacity} of them the task thread waits. A watermark waits
+ * until the keyframes before it are emitted, so the idle timers fire at the same point in each
+ * stream as when read on the task thread. The memory is cleared by an event-time timer
+ * {@code idleMs} after the stream's latest keyframe, and a keyframe that late or of a new push is
+ * read whole whether or not the timer has fired, so replay and failure-free runs agree. A keyframe
+ * that does not decode is a dead letter and a failed perception; one whose inference still fails
+ * after two retries is a failed perception (the memory stays as it was). Metrics: {@link GatedMetrics}.
  *
  * <p>Load shedding, live streams only (the second input, the stream documents, says which: a source
- * with neither duration nor frame count): a keyframe that queued too long, or that comes while perception of live
- * streams has used its share of the subtask's time ({@link LiveShedding}), is not perceived but
- * recorded as {@link Perception#SHED}, the last perceived keyframe's lines and objects carried and the
- * reason given, decided when its turn comes (the stream's previous keyframe done); so the queue drains
- * at once, the newest keyframes are read and the rest of the job keeps its CPU. A file is read whole however late.
- * Turns are fair between streams: a free reader goes to the stream read longest ago, and a stream
- * not read for a turn period has its newest keyframe read whatever the limits.
+ * with neither duration nor frame count): a keyframe that queued too long, or that comes while
+ * perception of live streams has used its share of the subtask's time ({@link LiveShedding}), is
+ * recorded as {@link Perception#SHED}, the last perceived lines and objects carried and the reason
+ * given, decided when its turn comes; so the newest keyframes are read and the rest of the job keeps
+ * its CPU. Turns are fair: a free reader goes to the stream read longest ago, and a stream not read
+ * for a turn period has its newest keyframe read whatever the limits. A file is read whole however late.
  */
 public final class GatedPerception extends AbstractStreamOperator<PerceptionResult>
         implements TwoInputStreamOperator<QueuedKeyframe, VideoDoc, PerceptionResult>, Triggerable<String, VoidNamespace> {
