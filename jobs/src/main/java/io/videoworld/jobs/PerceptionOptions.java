@@ -39,6 +39,11 @@ public final class PerceptionOptions {
             .defaultValue(20).withDescription("Every this many keyframes of a stream is read whole, which bounds what carried lines can drift.");
     public static final ConfigOption<Double> CHANGE_GATE_FULL_FRACTION = ConfigOptions.key("vw.perception.change-gate.full-fraction")
             .doubleType().defaultValue(0.5).withDescription("A keyframe whose changed bands would cover more than this share of it is read whole.");
+    public static final ConfigOption<Integer> CHANGE_GATE_LIVE_SLICES = ConfigOptions.key("vw.perception.change-gate.live-slices").intType()
+            .defaultValue(3).withDescription("A whole read of a live stream's keyframe (its first, a big change, every full-every-th) is split "
+                    + "into this many bands of rows, top first, one read with each of the stream's next keyframes (with what changed), "
+                    + "so that no read holds the other streams' turns for the seconds a whole 1280x800 OCR takes; until the last band "
+                    + "is read, the rows below it have no text. 1 reads whole at once. Files are always read whole.");
     public static final ConfigOption<Duration> MAX_QUEUE = ConfigOptions.key("vw.perception.live-max-queue").durationType()
             .defaultValue(Duration.ofSeconds(3)).withDescription("With the change gate on: a keyframe of a live stream (a source with "
                     + "neither duration nor frame count) that waited longer than this for perception is not perceived but indexed with perception_status shed, "
@@ -53,13 +58,19 @@ public final class PerceptionOptions {
             .booleanType().defaultValue(true).withDescription("With the change gate on: a live keyframe's wait counts from the capture of the "
                     + "frame batch that let it out of the shot detector when that batch was already late, so the backlog upstream of the shot "
                     + "detector (a back-pressured job) counts towards live-max-queue; false counts only from when the shot detector let it go.");
+    public static final ConfigOption<Duration> LIVE_TURN_PERIOD = ConfigOptions.key("vw.perception.live-turn-period").durationType()
+            .defaultValue(Duration.ofSeconds(10)).withDescription("With the change gate on: a live stream whose keyframes have not been "
+                    + "read for this long has its newest queued keyframe read whatever live-max-queue and live-cpu-share say, so that "
+                    + "every stream (a camera beside busy screens too) is read at least once a period and what is shed is the streams "
+                    + "read most recently; a free reader also goes to the stream read longest ago first. 0 turns this off.");
     private PerceptionOptions() {}
 
     public static LiveShedding shedding(Configuration conf) {
-        return new LiveShedding(conf.get(MAX_QUEUE).toMillis(), conf.get(LIVE_CPU_SHARE));
+        return new LiveShedding(conf.get(MAX_QUEUE).toMillis(), conf.get(LIVE_CPU_SHARE), conf.get(LIVE_TURN_PERIOD).toMillis());
     }
 
     public static ScreenGate.Settings gate(Configuration conf) {
-        return new ScreenGate.Settings(conf.get(CHANGE_GATE), conf.get(CHANGE_GATE_FULL_EVERY), conf.get(CHANGE_GATE_FULL_FRACTION));
+        return new ScreenGate.Settings(conf.get(CHANGE_GATE), conf.get(CHANGE_GATE_FULL_EVERY), conf.get(CHANGE_GATE_FULL_FRACTION),
+                conf.get(CHANGE_GATE_LIVE_SLICES));
     }
 }

@@ -8,7 +8,13 @@ import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
-/** What {@link GatedPerception} counts, updated on the task thread only (Flink's counters are not for concurrent writers). */
+/**
+ * What {@link GatedPerception} counts, updated on the task thread only (Flink's counters are not for
+ * concurrent writers): {@link PerceptionFunction}'s metrics and {@code vwPerceptionOcrPixels},
+ * {@code vwPerceptionOcrPixelsSkipped}, {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial},
+ * {@code vwPerceptionGateReused}, {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes}
+ * (a stream's memory), {@code vwPerceptionQueued} (keyframes waiting or being read).
+ */
 final class GatedMetrics {
     private final Counter pixelsRead;
     private final Counter pixelsSkipped;

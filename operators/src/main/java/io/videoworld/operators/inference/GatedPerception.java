@@ -1,17 +1,12 @@
 package io.videoworld.operators.inference;
 
-import io.videoworld.core.Detection;
-import io.videoworld.core.JpegInfo;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
-import io.videoworld.core.TextLine;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.GreyFrame;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.operators.MailboxExecutor;
@@ -38,31 +33,25 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * keyframe is compared with its stream's last perceived one, kept as Flink keyed state
  * ({@link ScreenMemory}), so that after a restart the next keyframe is planned against the same
  * keyframe as in a failure-free run and reads the same. Reading ({@link GatedReader}) runs on
- * {@code workers} threads, not the task thread, so frames, shots and samples flow past a keyframe
- * being OCR'd for seconds: a stream's keyframes are read strictly one after another (the next is
- * planned against the previous one's result), other streams' meanwhile; results and every state
- * change are applied on the task thread (its mailbox), so state is never touched from a worker.
- * Keyframes not yet emitted are keyed list state, so a checkpoint taken while they are read holds
- * them and a restored job reads them again (as Flink's async operator does); at most
- * {@code capacity} wait per subtask, beyond which the task thread waits (back-pressure only then). A
- * watermark waits until the keyframes that came before it are emitted, and a keyframe after it is
- * not started before it, so the idle timers fire at the same point in each stream as when read
- * on the task thread. {@code workers} 0 reads on the task thread. The memory is cleared by an
- * event-time timer {@code idleMs} after the stream's latest keyframe, and a keyframe that late or of
- * a new push is read whole whether or not the timer has fired, so replay and failure-free runs
- * agree. A keyframe that does not decode is a dead letter and a failed perception; one whose
- * inference still fails after two retries is a failed perception (the memory stays as it was).
- * Metrics as {@link PerceptionFunction}'s and {@code vwPerceptionOcrPixels},
- * {@code vwPerceptionOcrPixelsSkipped}, {@code vwPerceptionGateFull}, {@code vwPerceptionGatePartial},
- * {@code vwPerceptionGateReused}, {@code vwPerceptionDetectSkipped}, {@code vwPerceptionGateStateBytes}
- * (a stream's memory), {@code vwPerceptionQueued} (keyframes waiting or being read).
+ * {@code workers} threads (0: the task thread), so frames, shots and samples flow past a keyframe
+ * being OCR'd for seconds: a stream's keyframes are read strictly one after another, other streams'
+ * meanwhile; results and every state change are applied on the task thread (its mailbox).
+ * Keyframes not yet emitted are keyed list state, so a restored job reads them again (as Flink's
+ * async operator does); beyond {@code capacity} of them the task thread waits. A watermark waits
+ * until the keyframes before it are emitted, so the idle timers fire at the same point in each
+ * stream as when read on the task thread. The memory is cleared by an event-time timer
+ * {@code idleMs} after the stream's latest keyframe, and a keyframe that late or of a new push is
+ * read whole whether or not the timer has fired, so replay and failure-free runs agree. A keyframe
+ * that does not decode is a dead letter and a failed perception; one whose inference still fails
+ * after two retries is a failed perception (the memory stays as it was). Metrics: {@link GatedMetrics}.
  *
  * <p>Load shedding, live streams only (the second input, the stream documents, says which: a source
- * with neither duration nor frame count): a keyframe that queued too long, or that comes while perception of live
- * streams has used its share of the subtask's time ({@link LiveShedding}), is not perceived but
- * recorded as {@link Perception#SHED}, the last perceived keyframe's lines and objects carried and the
- * reason given, decided when its turn comes (the stream's previous keyframe done); so the queue drains
- * at once, the newest keyframes are read and the rest of the job keeps its CPU. A file is read whole however late.
+ * with neither duration nor frame count): a keyframe that queued too long, or that comes while
+ * perception of live streams has used its share of the subtask's time ({@link LiveShedding}), is
+ * recorded as {@link Perception#SHED}, the last perceived lines and objects carried and the reason
+ * given, decided when its turn comes; so the newest keyframes are read and the rest of the job keeps
+ * its CPU. Turns are fair: a free reader goes to the stream read longest ago, and a stream not read
+ * for a turn period has its newest keyframe read whatever the limits. A file is read whole however late.
  */
 public final class GatedPerception extends AbstractStreamOperator<PerceptionResult>
         implements TwoInputStreamOperator<QueuedKeyframe, VideoDoc, PerceptionResult>, Triggerable<String, VoidNamespace> {
@@ -89,12 +78,9 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     /** The push of this stream that is live, when it is: only its keyframes are shed. */
     private transient ValueState<Long> liveEpoch;
     private transient ListState<Pending> pending;
-    /** The luma of a few streams' last keyframes, so they need not be decoded again: a cache of what the state holds, never the truth. */
-    private transient Map<String, Decoded> decoded;
+    private transient LumaCache decoded;
     private transient GatedMetrics metrics;
     private transient LiveShedding.Budget budget;
-
-    private record Decoded(long epochMs, long frameIndex, GreyFrame grey) {}
 
     /** {@code detection} null runs no detector on keyframes; {@code workers} 0 reads on the task thread. */
     public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
@@ -132,12 +118,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         pool = new ReaderPool(workers, models, detection, settings,
                 "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
         turns = new StreamTurns<>();
-        decoded = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
-                return size() > DECODED;
-            }
-        };
+        decoded = new LumaCache(DECODED);
         metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size());
         budget = new LiveShedding.Budget(shedding);
         // Keyframes a checkpoint caught before they were emitted are read again, each stream's in order.
@@ -166,6 +147,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         Pending p = new Pending(r.getValue(), r.hasTimestamp() ? r.getTimestamp() : Long.MIN_VALUE);
         pending.add(p);
         turns.add(key, p);
+        budget.seen(key, getProcessingTimeService().getCurrentProcessingTime());
         pump();
     }
 
@@ -217,24 +199,33 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                 super.processWatermarkStatus(h.status(), h.input());
                 continue;
             }
+            // Stale or over-budget keyframes are shed first (that needs no reader); of the rest, the stream read longest ago
+            // gets a free reader, so a stream whose keyframes keep arriving behind another's is not always last.
             StreamTurns.Turn<Pending> next = null;
-            String why = null;
+            long nextTurn = Long.MAX_VALUE;
+            boolean shedOne = false;
             for (StreamTurns.Turn<Pending> t : turns.due()) {
                 setCurrentKey(t.key);
-                why = shedFor(t.item.keyframe());
-                if (why != null || pool.hasFree()) {
-                    next = t;
+                String why = shedFor(t);
+                if (why != null) {
+                    shed(t, why);
+                    shedOne = true;
                     break;
                 }
+                long at = budget.lastTurn(t.key);
+                if (pool.hasFree() && (next == null || at < nextTurn)) {
+                    next = t;
+                    nextTurn = at;
+                }
+            }
+            if (shedOne) {
+                continue;
             }
             if (next == null) {
                 return;
             }
-            if (why != null) {
-                shed(next, why);
-            } else {
-                start(next);
-            }
+            setCurrentKey(next.key);
+            start(next);
         }
     }
 
@@ -243,30 +234,31 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         return epoch != null && epoch == k.epochMs();
     }
 
-    private String shedFor(QueuedKeyframe q) throws Exception {
+    private String shedFor(StreamTurns.Turn<Pending> t) throws Exception {
+        QueuedKeyframe q = t.item.keyframe();
         long now = getProcessingTimeService().getCurrentProcessingTime();
-        return live(q.keyframe()) ? budget.shed(now - q.emittedMs(), now, memory.value() == null) : null;
+        return live(q.keyframe()) ? budget.shed(t.key, now - q.emittedMs(), now, memory.value() == null, turns.newest(t)) : null;
     }
 
     /** Reads the entry's keyframe on a worker (or here with no workers); the result is applied on the task thread. */
     private void start(StreamTurns.Turn<Pending> e) throws Exception {
         e.started = true;
+        budget.turn(e.key, getProcessingTimeService().getCurrentProcessingTime());
         int w = pool.take();
         Keyframe k = e.item.keyframe().keyframe();
         ScreenMemory prev = memory.value();
-        boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
-        Decoded d = usable ? decoded.get(e.key) : null;
-        GreyFrame grey = d != null && d.epochMs() == prev.epochMs() && d.frameIndex() == prev.frameIndex() ? d.grey() : null;
+        boolean usable = usable(prev, k);
+        GreyFrame grey = usable ? decoded.get(e.key, prev) : null;
         boolean live = live(k);
         GatedReader reader = pool.reader(w);
         if (!pool.threaded()) {
-            complete(e, w, reader.read(k, usable ? prev : null, grey), live);
+            complete(e, w, reader.read(k, usable ? prev : null, grey, live), live);
             return;
         }
         pool.execute(w, () -> {
             GatedReader.Outcome o;
             try {
-                o = reader.read(k, usable ? prev : null, grey);
+                o = reader.read(k, usable ? prev : null, grey, live);
             } catch (InterruptedException closing) {
                 return;
             } catch (Throwable t) {
@@ -300,7 +292,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
             metrics.failed();
         } else {
             memory.update(o.kept());
-            decoded.put(e.key, new Decoded(k.epochMs(), k.frameIndex(), o.grey()));
+            decoded.put(e.key, k.epochMs(), k.frameIndex(), o.grey());
             IdleTimer.rearm(timer, timers, k.eventTimeMs(), idleMs);
             metrics.read(o);
             if (live) {
@@ -314,18 +306,17 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private void shed(StreamTurns.Turn<Pending> e, String why) throws Exception {
         Keyframe k = e.item.keyframe().keyframe();
         ScreenMemory prev = memory.value();
-        boolean usable = prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
-        List<TextLine> lines = usable ? prev.lines() : List.of();
-        List<Detection> objects = usable && prev.objects() != null ? prev.objects() : List.of();
-        String reason = "shed, so newer keyframes are read first: " + why + "; "
-                + (usable ? "lines and objects carried from frame " + prev.frameIndex() : "nothing perceived earlier to carry");
-        JpegInfo info = JpegInfo.parse(k.jpeg());
+        boolean usable = usable(prev, k);
         metrics.shed();
         if (usable) {
             IdleTimer.rearm(timer, timers, Math.max(k.eventTimeMs(), prev.eventTimeMs()), idleMs);
         }
-        emit(e, new PerceptionResult(Perception.shed(k, pool.device(), info == null ? 0 : info.width(),
-                info == null ? 0 : info.height(), lines, objects, reason), null));
+        emit(e, LiveShedding.carried(k, usable ? prev : null, pool.device(), why));
+    }
+
+    /** Whether the stream's memory is the one {@code k} is planned against: the same push, and not idle since. */
+    private boolean usable(ScreenMemory prev, Keyframe k) {
+        return prev != null && prev.epochMs() == k.epochMs() && k.eventTimeMs() - prev.eventTimeMs() < idleMs;
     }
 
     /** Emits the entry's result and forgets the entry, in the queue and in the stream's pending keyframes (current key: its stream). */
@@ -348,6 +339,12 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         timer.clear();
         liveEpoch.clear();
         decoded.remove(t.getKey());
+        budget.forget(t.getKey());
+    }
+
+    /** Streams whose turns this subtask remembers (forgotten when they go idle). */
+    int streamsRemembered() {
+        return budget.streams();
     }
 
     @Override

@@ -40,6 +40,11 @@ final class GatedReader implements AutoCloseable {
      * it decoded (else decoded here); inference is tried three times.
      */
     Outcome read(Keyframe k, ScreenMemory prev, GreyFrame prevGrey) throws InterruptedException {
+        return read(k, prev, prevGrey, false);
+    }
+
+    /** As {@link #read(Keyframe, ScreenMemory, GreyFrame)}; {@code sliced}: a whole read is split over keyframes (a live stream). */
+    Outcome read(Keyframe k, ScreenMemory prev, GreyFrame prevGrey, boolean sliced) throws InterruptedException {
         long start = System.nanoTime();
         DecodedImage image;
         float[] descriptor;
@@ -53,7 +58,8 @@ final class GatedReader implements AutoCloseable {
                     null, null, null, 0, false, 0);
         }
         ScreenGate.Last last = prev == null ? null
-                : new ScreenGate.Last(prevGrey != null ? prevGrey : GreyFrame.of(DecodedImage.decode(prev.jpeg())), prev.lines(), prev.sinceFull());
+                : new ScreenGate.Last(prevGrey != null ? prevGrey : GreyFrame.of(DecodedImage.decode(prev.jpeg())), prev.lines(), prev.sinceFull(),
+                        prev.unreadFrom());
         GreyFrame grey = GreyFrame.of(image);
         ScreenGate.Read read = null;
         List<Detection> objects = null;
@@ -65,7 +71,7 @@ final class GatedReader implements AutoCloseable {
                 Thread.sleep(200L << (attempt - 1));
             }
             try {
-                read = gate.read(last, image, grey, perceiver.ocr);
+                read = gate.read(last, image, grey, perceiver.ocr, sliced);
                 List<Detection> lastObjects = last == null ? null : prev.objects();
                 skipped = perceiver.detector != null && lastObjects != null && !ScreenGate.detectAgain(read.plan());
                 objects = perceiver.detector == null ? null : skipped ? lastObjects : perceiver.detector.detect(List.of(image)).get(0);
@@ -81,7 +87,7 @@ final class GatedReader implements AutoCloseable {
         }
         ScreenGate.Last next = ScreenGate.remember(last, grey, read.plan(), read.lines());
         ScreenMemory kept = new ScreenMemory(k.epochMs(), k.frameIndex(), k.eventTimeMs(), k.jpeg(), next.lines(), next.sinceFull(),
-                objects == null ? null : Perceiver.withoutAppearance(objects));
+                objects == null ? null : Perceiver.withoutAppearance(objects), next.unreadFrom());
         return new Outcome(new PerceptionResult(perception, null), kept, grey, read.plan(), (long) image.width() * image.height(), skipped,
                 (System.nanoTime() - start) / 1_000_000);
     }

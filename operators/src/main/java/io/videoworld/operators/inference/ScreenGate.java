@@ -21,7 +21,10 @@ import java.util.List;
  * neither match nor shift (full width, {@value #MARGIN} pixels of margin) are read, and what is read
  * there replaces what was carried. A first keyframe, a new frame size, a change that would read
  * more than {@code fullFraction} of the frame, and every {@code fullEvery}-th keyframe of a stream
- * are read whole, which bounds drift.
+ * are read whole, which bounds drift. A live stream's whole read may be split into {@code slices}
+ * bands of rows read on successive keyframes, top first ({@link Last#unreadFrom}): a whole
+ * 1280x800 screen takes seconds of OCR, which would hold every other stream's turn; until the
+ * last band is read the rows below have no lines.
  */
 public final class ScreenGate {
     /** Pixels read above and below a changed band, so a line crossing its edge is read whole. */
@@ -34,7 +37,12 @@ public final class ScreenGate {
      * @param fullEvery every this many keyframes of a stream is read whole
      * @param fullFraction read whole when the bands to read would cover more than this share of the frame
      */
-    public record Settings(boolean enabled, int fullEvery, double fullFraction) implements Serializable {
+    public record Settings(boolean enabled, int fullEvery, double fullFraction, int slices) implements Serializable {
+        /** Whole reads in one go. */
+        public Settings(boolean enabled, int fullEvery, double fullFraction) {
+            this(enabled, fullEvery, fullFraction, 1);
+        }
+
         public static Settings off() {
             return new Settings(false, 1, 0);
         }
@@ -59,8 +67,14 @@ public final class ScreenGate {
      * @param carried lines of the last keyframe kept, at their place in this one
      * @param dy vertical shift: row y of this keyframe shows row y + dy of the last one (0: none)
      * @param changedFraction share of tiles that differ in place (before any shift)
+     * @param unreadFrom rows from here down are not read yet (a sliced whole read); {@link #ALL_READ}: none
      */
-    public record Plan(Kind kind, List<Crop> crops, List<Band> cores, List<TextLine> carried, int dy, double changedFraction) {
+    public record Plan(Kind kind, List<Crop> crops, List<Band> cores, List<TextLine> carried, int dy, double changedFraction,
+            int unreadFrom) {
+        public Plan(Kind kind, List<Crop> crops, List<Band> cores, List<TextLine> carried, int dy, double changedFraction) {
+            this(kind, crops, cores, carried, dy, changedFraction, ALL_READ);
+        }
+
         public long pixelsRead() {
             return crops.stream().mapToLong(Crop::pixels).sum();
         }
@@ -75,8 +89,16 @@ public final class ScreenGate {
      * @param grey its luma
      * @param lines the lines it was read as
      * @param sinceFull keyframes perceived since the last whole read (0: it was one)
+     * @param unreadFrom rows from here down are not read yet (a sliced whole read in progress); {@link #ALL_READ}: none
      */
-    public record Last(GreyFrame grey, List<TextLine> lines, int sinceFull) {}
+    public record Last(GreyFrame grey, List<TextLine> lines, int sinceFull, int unreadFrom) {
+        public Last(GreyFrame grey, List<TextLine> lines, int sinceFull) {
+            this(grey, lines, sinceFull, ALL_READ);
+        }
+    }
+
+    /** {@code unreadFrom} of a keyframe read to the bottom. */
+    public static final int ALL_READ = Integer.MAX_VALUE;
 
     private final Settings settings;
 
@@ -90,18 +112,41 @@ public final class ScreenGate {
 
     /** The plan for a keyframe against its stream's last one ({@code prev} null: none, a whole read). */
     public Plan plan(Last prev, GreyFrame grey) {
-        Plan full = new Plan(Kind.FULL, List.of(new Crop(0, 0, grey.width(), grey.height())), List.of(new Band(0, grey.height())), List.of(), 0, 1);
-        if (!settings.enabled() || prev == null || prev.grey().width() != grey.width() || prev.grey().height() != grey.height()
-                || prev.sinceFull() + 1 >= settings.fullEvery()) {
-            return full;
+        return plan(prev, grey, false);
+    }
+
+    /** As {@link #plan(Last, GreyFrame)}; {@code sliced}: a whole read takes the top of {@code slices} bands, the next keyframes the rest. */
+    public Plan plan(Last prev, GreyFrame grey, boolean sliced) {
+        int h = grey.height();
+        int slice = sliced && settings.enabled() && settings.slices() > 1 ? (h + settings.slices() - 1) / settings.slices() : h;
+        Plan p = !settings.enabled() || prev == null || prev.grey().width() != grey.width() || prev.grey().height() != h
+                || prev.sinceFull() + 1 >= settings.fullEvery() ? null
+                : plan(prev.grey(), prev.lines(), grey, settings.fullFraction(), prev.unreadFrom());
+        if (p == null) {
+            List<Band> top = List.of(new Band(0, Math.min(h, slice)));
+            return new Plan(Kind.FULL, crops(top, grey.width(), h), top, List.of(), 0, 1, slice >= h ? ALL_READ : slice);
         }
-        Plan p = plan(prev.grey(), prev.lines(), grey, settings.fullFraction());
-        return p == null ? full : p;
+        if (prev.unreadFrom() >= h) {
+            return p;
+        }
+        // A sliced whole read goes on: the next band of rows joins what changed.
+        Band next = new Band(prev.unreadFrom(), Math.min(h, prev.unreadFrom() + slice));
+        List<Band> cores = new ArrayList<>(p.cores());
+        cores.add(next);
+        List<Band> merged = mergeBands(cores);
+        List<TextLine> kept = p.carried().stream().filter(l -> merged.stream().noneMatch(b -> b.holds(l.y() + l.height() / 2.0))).toList();
+        return new Plan(Kind.PARTIAL, crops(merged, grey.width(), h), merged, kept, p.dy(), p.changedFraction(),
+                next.y1() >= h ? ALL_READ : next.y1());
     }
 
     /** Reads a keyframe by its plan against {@code prev}: one {@link OcrEngine#readCrops} call for all its bands. */
     public Read read(Last prev, DecodedImage image, GreyFrame grey, OcrEngine ocr) {
-        Plan p = plan(prev, grey);
+        return read(prev, image, grey, ocr, false);
+    }
+
+    /** As {@link #read(Last, DecodedImage, GreyFrame, OcrEngine)}, a whole read split into slices when {@code sliced}. */
+    public Read read(Last prev, DecodedImage image, GreyFrame grey, OcrEngine ocr, boolean sliced) {
+        Plan p = plan(prev, grey, sliced);
         List<List<TextLine>> read = p.crops().isEmpty() ? List.of()
                 : ocr.readCrops(p.crops().stream().map(c -> image).toList(), p.crops());
         return new Read(merge(p, read), p);
@@ -109,7 +154,7 @@ public final class ScreenGate {
 
     /** What the gate keeps of a keyframe once read by {@code p}, to compare the stream's next one with. */
     public static Last remember(Last prev, GreyFrame grey, Plan p, List<TextLine> lines) {
-        return new Last(grey, List.copyOf(lines), p.kind() == Kind.FULL || prev == null ? 0 : prev.sinceFull() + 1);
+        return new Last(grey, List.copyOf(lines), p.kind() == Kind.FULL || prev == null ? 0 : prev.sinceFull() + 1, p.unreadFrom());
     }
 
     /** Whether a keyframe read by this plan should be detected again rather than keep the last objects. */
@@ -122,6 +167,11 @@ public final class ScreenGate {
      * better deal (the bands would cover more than {@code fullFraction} of the frame).
      */
     static Plan plan(GreyFrame prev, List<TextLine> prevLines, GreyFrame next, double fullFraction) {
+        return plan(prev, prevLines, next, fullFraction, ALL_READ);
+    }
+
+    /** As {@link #plan(GreyFrame, List, GreyFrame, double)}, with rows from {@code unreadFrom} down left to a sliced read (not planned here). */
+    static Plan plan(GreyFrame prev, List<TextLine> prevLines, GreyFrame next, double fullFraction, int unreadFrom) {
         int cols = (next.width() + TILE - 1) / TILE;
         int rows = (next.height() + TILE - 1) / TILE;
         boolean[] same = TileDiff.tiles(prev, next, 0);
@@ -137,7 +187,7 @@ public final class ScreenGate {
         boolean[] shifted = dy == 0 ? new boolean[same.length] : TileDiff.tiles(prev, next, dy);
         boolean[] need = new boolean[same.length];
         for (int t = 0; t < same.length; t++) {
-            need[t] = !same[t] && !shifted[t];
+            need[t] = !same[t] && !shifted[t] && (t / cols) * TILE < unreadFrom;
         }
         List<TextLine> carried = new ArrayList<>();
         List<int[]> uncarried = new ArrayList<>();
@@ -190,20 +240,25 @@ public final class ScreenGate {
             }
             cores = mergeBands(cores);
         }
-        List<Crop> crops = new ArrayList<>();
-        long pixels = 0;
-        for (Band b : cores) {
-            int y0 = Math.max(0, b.y0() - MARGIN);
-            int y1 = Math.min(next.height(), b.y1() + MARGIN);
-            crops.add(new Crop(0, y0, next.width(), y1 - y0));
-            pixels += (long) next.width() * (y1 - y0);
-        }
+        List<Crop> crops = crops(cores, next.width(), next.height());
+        long pixels = crops.stream().mapToLong(Crop::pixels).sum();
         if (pixels > fullFraction * next.width() * next.height()) {
             return null;
         }
         List<Band> finalCores = cores;
         List<TextLine> kept = carried.stream().filter(l -> finalCores.stream().noneMatch(b -> b.holds(l.y() + l.height() / 2.0))).toList();
         return new Plan(crops.isEmpty() ? Kind.REUSE : Kind.PARTIAL, crops, cores, kept, dy, changedFraction);
+    }
+
+    /** Full-width crops of the bands with their margins. */
+    private static List<Crop> crops(List<Band> cores, int width, int height) {
+        List<Crop> crops = new ArrayList<>();
+        for (Band b : cores) {
+            int y0 = Math.max(0, b.y0() - MARGIN);
+            int y1 = Math.min(height, b.y1() + MARGIN);
+            crops.add(new Crop(0, y0, width, y1 - y0));
+        }
+        return crops;
     }
 
     /** Bands that overlap or lie within two margins of each other become one (their margins would be read twice). */
@@ -224,7 +279,7 @@ public final class ScreenGate {
 
     /** The keyframe's lines: carried ones, and what the crops read inside their cores, top to bottom. */
     static List<TextLine> merge(Plan p, List<List<TextLine>> read) {
-        if (p.kind() == Kind.FULL) {
+        if (p.kind() == Kind.FULL && p.unreadFrom() == ALL_READ) {
             return read.get(0);
         }
         List<TextLine> out = new ArrayList<>(p.carried());

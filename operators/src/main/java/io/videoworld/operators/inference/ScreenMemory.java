@@ -16,9 +16,10 @@ import java.util.List;
  * @param lines the lines it was read as
  * @param sinceFull keyframes perceived since the last whole read
  * @param objects what was detected (or carried) on it, without appearance; null when no detector runs
+ * @param unreadFrom rows from here down not read yet (a sliced whole read, {@link ScreenGate#ALL_READ}: none)
  */
 public record ScreenMemory(long epochMs, long frameIndex, long eventTimeMs, byte[] jpeg, List<TextLine> lines, int sinceFull,
-        List<Detection> objects) {
+        List<Detection> objects, int unreadFrom) {
 
     /** Bytes this holds, about: what it costs in a checkpoint and on the heap. */
     public long bytes() {

@@ -68,6 +68,19 @@ final class StreamTurns<T> {
         return due;
     }
 
+    /** Whether no later item of {@code t}'s stream is queued (marks between them aside). */
+    boolean newest(Turn<T> t) {
+        boolean after = false;
+        for (Object o : queue) {
+            if (o == t) {
+                after = true;
+            } else if (after && o instanceof Turn<?> later && later.key.equals(t.key)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     void done(Turn<T> t) {
         if (queue.remove(t)) {
             size--;

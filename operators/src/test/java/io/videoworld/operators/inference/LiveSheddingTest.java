@@ -25,4 +25,25 @@ class LiveSheddingTest {
         off.spent(60_000);
         assertThat(off.shed(600_000, 0, false)).isNull();
     }
+
+    @Test
+    void anOverdueStreamIsReadWhateverTheBudgetAndTheStreamReadMostRecentlyIsShed() {
+        LiveShedding.Budget b = new LiveShedding.Budget(new LiveShedding(0, 0.5, 10_000));
+        b.seen("cam", 0);
+        b.seen("scr", 0);
+        assertThat(b.lastTurn("cam")).as("never read: goes first").isEqualTo(Long.MIN_VALUE);
+        b.turn("scr", 5_000);
+        b.spent(20_000);
+        assertThat(b.shed("cam", 100, 9_000, false, true)).as("9 s without a read: not yet overdue").contains("50%");
+        assertThat(b.shed("scr", 100, 10_000, false, true)).as("read 5 s ago: shed").contains("50%");
+        assertThat(b.shed("cam", 100, 10_000, false, false)).as("an older keyframe of an overdue stream is still shed").contains("50%");
+        assertThat(b.shed("cam", 100, 10_000, false, true)).as("its newest, 10 s without a read: read").isNull();
+        b.turn("cam", 10_000);
+        assertThat(b.lastTurn("cam")).isEqualTo(10_000);
+        assertThat(b.lastTurn("scr")).isLessThan(b.lastTurn("cam"));
+        assertThat(b.shed("cam", 100, 11_000, false, true)).as("just read: shed again").contains("50%");
+        b.forget("cam");
+        b.forget("scr");
+        assertThat(b.streams()).isZero();
+    }
 }

@@ -80,6 +80,37 @@ class ScreenGateOcrTest {
         assertThat(recall(full, second.lines())).isGreaterThanOrEqualTo(0.95);
     }
 
+    @Test
+    void aSlicedWholeReadTakesOneBandPerKeyframeAndEndsAsAWholeRead() {
+        List<String> doc = Screens.document(30, 13);
+        Screen screen = Screens.render("Notes - Editor", doc, 0);
+        GreyFrame grey = GreyFrame.of(screen.image());
+        ScreenGate gate = new ScreenGate(new ScreenGate.Settings(true, 30, 0.5, 3));
+        List<TextLine> full = ocr.readCrops(List.of(screen.image()), List.of(new OcrEngine.Crop(0, 0, Screens.WIDTH, Screens.HEIGHT))).get(0);
+        int slice = (Screens.HEIGHT + 2) / 3;
+
+        ScreenGate.Read first = gate.read(null, screen.image(), grey, ocr, true);
+        assertThat(first.plan().kind()).isEqualTo(ScreenGate.Kind.FULL);
+        assertThat(first.plan().unreadFrom()).isEqualTo(slice);
+        assertThat(first.plan().pixelsRead()).as("the top band and its margin").isEqualTo((long) Screens.WIDTH * (slice + ScreenGate.MARGIN));
+        assertThat(first.lines()).isNotEmpty().allMatch(l -> l.y() + l.height() / 2.0 < slice);
+        ScreenGate.Last last = ScreenGate.remember(null, grey, first.plan(), first.lines());
+        assertThat(last.unreadFrom()).isEqualTo(slice);
+
+        ScreenGate.Read second = gate.read(last, screen.image(), grey, ocr, true);
+        assertThat(second.plan().kind()).as("nothing changed, but the next band is read").isEqualTo(ScreenGate.Kind.PARTIAL);
+        assertThat(second.plan().unreadFrom()).isEqualTo(2 * slice);
+        last = ScreenGate.remember(last, grey, second.plan(), second.lines());
+        ScreenGate.Read third = gate.read(last, screen.image(), grey, ocr, true);
+        assertThat(third.plan().unreadFrom()).isEqualTo(ScreenGate.ALL_READ);
+        last = ScreenGate.remember(last, grey, third.plan(), third.lines());
+        assertThat(recall(full, third.lines())).as("after the last band, the lines of a whole read").isGreaterThanOrEqualTo(0.95);
+        assertThat(recall(third.lines(), full)).as("no line read twice").isGreaterThanOrEqualTo(0.95);
+        assertThat(gate.read(last, screen.image(), grey, ocr, true).plan().kind()).as("then nothing is read").isEqualTo(ScreenGate.Kind.REUSE);
+        assertThat(gate.read(null, screen.image(), grey, ocr, false).plan().unreadFrom()).as("a file is read whole")
+                .isEqualTo(ScreenGate.ALL_READ);
+    }
+
     private static byte[] png(Screen s) {
         java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(Screens.WIDTH, Screens.HEIGHT, java.awt.image.BufferedImage.TYPE_3BYTE_BGR);
         byte[] dst = ((java.awt.image.DataBufferByte) img.getRaster().getDataBuffer()).getData();
