@@ -33,11 +33,30 @@ class IngestJobWiringTest {
             StreamGraph graph = env.getStreamGraph();
             List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
             assertThat(env.getCheckpointConfig().isUnalignedCheckpointsEnabled()).as("unaligned after a timeout, with the change gate").isEqualTo(on);
+            // Default: detection has its own read of Kafka, so the detector's back-pressure stops at its own source.
+            assertThat(uids).contains("kafka-source-detection", "frame-features-detection");
             if (on) {
                 assertThat(uids).contains("stamp-keyframes", "perception-gated", "motion-gate", "detection", "carry-detections").doesNotContain("perception");
             } else {
                 assertThat(uids).contains("perception", "detection").doesNotContain("stamp-keyframes", "perception-gated", "motion-gate", "carry-detections");
             }
         }
+    }
+
+    @Test
+    void detectionSharesTheFrameSourceWhenItsOwnReadIsOff() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, new Configuration().set(DetectOptions.OWN_SOURCE, false));
+        List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+        assertThat(uids).contains("kafka-source", "detection").doesNotContain("kafka-source-detection", "frame-features-detection");
+        assertThat(uids.stream().filter(u -> u != null && u.startsWith("kafka-source"))).hasSize(1);
+    }
+
+    @Test
+    void withDetectionOffThereIsOneRead() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, new Configuration().set(DetectOptions.ENABLED, false));
+        List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+        assertThat(uids).contains("kafka-source").doesNotContain("kafka-source-detection", "detection");
     }
 }
