@@ -45,7 +45,7 @@ public final class DetectOptions {
                     + "<vw.kafka.group-id>.detection, offsets in the same checkpoints), so a detector behind holds back only detection and "
                     + "tracks, not frame documents, shots and keyframe perception; false shares the frame path's source (one read).");
     public static final ConfigOption<Integer> NICE = ConfigOptions.key("vw.detect.nice").intType()
-            .defaultValue(0).withDescription("With vw.detect.own-source: the detection branch's threads (its Kafka read, the detector and "
+            .defaultValue(10).withDescription("With vw.detect.own-source: the detection branch's threads (its Kafka read, the detector and "
                     + "its ONNX Runtime threads) run this much nicer (Linux), so on busy cores frame documents, shots and keyframe perception "
                     + "go first and detection takes the idle time; 0 keeps normal priority.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
