@@ -3,8 +3,10 @@ package io.videoworld.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.stream.StreamSupport;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
@@ -41,6 +43,21 @@ class IngestJobWiringTest {
                 assertThat(uids).contains("perception", "detection").doesNotContain("stamp-keyframes", "perception-gated", "motion-gate", "carry-detections");
             }
         }
+    }
+
+    /** Names of the chained operators in the task that reads the frame path's source. */
+    private static String frameSourceTask(Configuration conf) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, conf);
+        return StreamSupport.stream(env.getStreamGraph().getJobGraph().getVertices().spliterator(), false).map(JobVertex::getName)
+                .filter(n -> n.startsWith("Source: frames from Kafka -> ")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theDetectorIsNotChainedToTheFrameSourceSoItsQueueCannotParkIt() {
+        assertThat(frameSourceTask(new Configuration())).doesNotContain("object detection");
+        // The old wiring, where a full detection queue parked the source task and with it frame documents and shots.
+        assertThat(frameSourceTask(new Configuration().set(DetectOptions.OWN_SOURCE, false))).contains("object detection");
     }
 
     @Test
