@@ -45,8 +45,8 @@ public final class DetectOptions {
                     + "<vw.kafka.group-id>.detection, offsets in the same checkpoints), so a detector behind holds back only detection and "
                     + "tracks, not frame documents, shots and keyframe perception; false shares the frame path's source (one read).");
     public static final ConfigOption<Integer> NICE = ConfigOptions.key("vw.detect.nice").intType()
-            .defaultValue(10).withDescription("With vw.detect.own-source: the detection branch's threads (its Kafka read, the detector and "
-                    + "its ONNX Runtime threads) run this much nicer (Linux), so on busy cores frame documents, shots and keyframe perception "
+            .defaultValue(10).withDescription("With vw.detect.own-source: the detection task's threads (the detector, its ONNX Runtime threads "
+                    + "and what is chained with them: the Kafka read too without the motion gate) run this much nicer (Linux), so on busy cores frame documents, shots and keyframe perception "
                     + "go first and detection takes the idle time; 0 keeps normal priority.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
             .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
