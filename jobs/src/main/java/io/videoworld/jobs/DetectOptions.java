@@ -40,6 +40,14 @@ public final class DetectOptions {
                     + "the tracker. Long on purpose: the bounded capacity makes the job slow down (back-pressure) well before this.");
     public static final ConfigOption<Integer> CAPACITY = ConfigOptions.key("vw.detect.capacity").intType()
             .defaultValue(64).withDescription("Frames in flight per subtask before back-pressure.");
+    public static final ConfigOption<Boolean> OWN_SOURCE = ConfigOptions.key("vw.detect.own-source").booleanType()
+            .defaultValue(true).withDescription("Detection reads the frames through its own Kafka source (consumer group "
+                    + "<vw.kafka.group-id>.detection, offsets in the same checkpoints), so a detector behind holds back only detection and "
+                    + "tracks, not frame documents, shots and keyframe perception; false shares the frame path's source (one read).");
+    public static final ConfigOption<Integer> NICE = ConfigOptions.key("vw.detect.nice").intType()
+            .defaultValue(10).withDescription("With vw.detect.own-source: the detection task's threads (the detector, its ONNX Runtime threads "
+                    + "and what is chained with them: the Kafka read too without the motion gate) run this much nicer (Linux), so on busy cores frame documents, shots and keyframe perception "
+                    + "go first and detection takes the idle time; 0 keeps normal priority.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
             .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
                     + "compared) keeps that sample's detections instead of running the detector; false detects every sample. The last "

@@ -85,6 +85,30 @@ public final class IngestJob {
         EsDocuments.keyframes(s).forEach(out::collect);
     }
 
+    private static KafkaSource<Ingested> frameSource(Configuration conf, String groupId) {
+        return KafkaSource.<Ingested>builder()
+                .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
+                .setTopics(conf.get(IngestOptions.FRAMES_TOPIC))
+                .setGroupId(groupId)
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new FrameBatchDeserializer(IngestOptions.limits(conf)))
+                .setProperty("max.partition.fetch.bytes", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES))
+                .setProperty("fetch.max.bytes", String.valueOf(4 * KafkaProducers.MAX_RECORD_BYTES))
+                .build();
+    }
+
+    /**
+     * The detection branch's own read of the frames, decoded as on the frame path; its dead letters (bad records, frames that
+     * do not decode) are the frame path's too and are written from there only, so they are dropped here.
+     */
+    private static DataStream<FeatureBatch> detectionFeatures(StreamExecutionEnvironment env, Configuration conf,
+            WatermarkStrategy<Ingested> watermarks) {
+        return env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID) + ".detection"), watermarks, "frames from Kafka for detection")
+                .uid("kafka-source-detection")
+                .process(new RouteDeadLetters()).name("decode for detection").uid("route-dead-letters-detection")
+                .process(new ExtractFeatures()).name("frame features for detection").uid("frame-features-detection");
+    }
+
     /** Adds the ingest pipeline to an environment; also used by the launcher and the tests. */
     public static void build(StreamExecutionEnvironment env, Configuration conf) {
         build(env, conf, UnaryOperator.identity());
@@ -107,21 +131,12 @@ public final class IngestJob {
                     .set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, java.time.Duration.ofSeconds(2)), IngestJob.class.getClassLoader());
         }
 
-        KafkaSource<Ingested> source = KafkaSource.<Ingested>builder()
-                .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
-                .setTopics(conf.get(IngestOptions.FRAMES_TOPIC))
-                .setGroupId(conf.get(IngestOptions.GROUP_ID))
-                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setDeserializer(new FrameBatchDeserializer(IngestOptions.limits(conf)))
-                .setProperty("max.partition.fetch.bytes", String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES))
-                .setProperty("fetch.max.bytes", String.valueOf(4 * KafkaProducers.MAX_RECORD_BYTES))
-                .build();
         WatermarkStrategy<Ingested> watermarks = WatermarkStrategy
                 .<Ingested>forBoundedOutOfOrderness(conf.get(IngestOptions.MAX_OUT_OF_ORDERNESS))
                 .withTimestampAssigner((record, kafkaTs) -> record.eventTimeMs())
                 .withIdleness(conf.get(IngestOptions.SOURCE_IDLENESS));
 
-        SingleOutputStreamOperator<FrameBatch> batches = env.fromSource(source, watermarks, "frames from Kafka")
+        SingleOutputStreamOperator<FrameBatch> batches = env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID)), watermarks, "frames from Kafka")
                 .uid("kafka-source")
                 .process(new RouteDeadLetters()).name("decode and route dead letters").uid("route-dead-letters");
 
@@ -176,7 +191,10 @@ public final class IngestJob {
         }
         if (detect) {
             // Ordered: the tracker needs each stream's samples in presentation order.
-            DataStream<SampledFrame> samples = features.flatMap(new SampleFrames(conf.get(DetectOptions.FPS)))
+            // With its own read of Kafka, the detector (the slowest stage) back-pressures only this branch: frames, shots and
+            // keyframes go on at their own pace and detections follow. Ordered as before: one stream is one partition of each read.
+            DataStream<FeatureBatch> toSample = conf.get(DetectOptions.OWN_SOURCE) ? detectionFeatures(env, conf, watermarks) : features;
+            DataStream<SampledFrame> samples = toSample.flatMap(new SampleFrames(conf.get(DetectOptions.FPS)))
                     .name("sample frames for detection").uid("sample-frames");
             long trackIdle = conf.get(DetectOptions.TRACK_IDLE).toMillis();
             boolean gated = conf.get(DetectOptions.MOTION_GATE);
@@ -187,7 +205,8 @@ public final class IngestJob {
                     .name("motion gate").uid("motion-gate") : samples;
             SingleOutputStreamOperator<DetectedFrame> detectedOrCarried = AsyncDataStream.orderedWait(toDetect,
                             new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
-                                    conf.get(DetectOptions.WORKERS), conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis()),
+                                    conf.get(DetectOptions.WORKERS), conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis(),
+                                    conf.get(DetectOptions.OWN_SOURCE) ? conf.get(DetectOptions.NICE) : 0),
                             conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
                     .name("object detection").uid("detection")
                     .process(new SplitDeadLetters<DetectionResult, DetectedFrame>(), TypeInformation.of(DetectedFrame.class))

@@ -3,8 +3,10 @@ package io.videoworld.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.stream.StreamSupport;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
@@ -33,11 +35,45 @@ class IngestJobWiringTest {
             StreamGraph graph = env.getStreamGraph();
             List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
             assertThat(env.getCheckpointConfig().isUnalignedCheckpointsEnabled()).as("unaligned after a timeout, with the change gate").isEqualTo(on);
+            // Default: detection has its own read of Kafka, so the detector's back-pressure stops at its own source.
+            assertThat(uids).contains("kafka-source-detection", "frame-features-detection");
             if (on) {
                 assertThat(uids).contains("stamp-keyframes", "perception-gated", "motion-gate", "detection", "carry-detections").doesNotContain("perception");
             } else {
                 assertThat(uids).contains("perception", "detection").doesNotContain("stamp-keyframes", "perception-gated", "motion-gate", "carry-detections");
             }
         }
+    }
+
+    /** Names of the chained operators in the task that reads the frame path's source. */
+    private static String frameSourceTask(Configuration conf) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, conf);
+        return StreamSupport.stream(env.getStreamGraph().getJobGraph().getVertices().spliterator(), false).map(JobVertex::getName)
+                .filter(n -> n.startsWith("Source: frames from Kafka -> ")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theDetectorIsNotChainedToTheFrameSourceSoItsQueueCannotParkIt() {
+        assertThat(frameSourceTask(new Configuration())).doesNotContain("object detection");
+        // The old wiring, where a full detection queue parked the source task and with it frame documents and shots.
+        assertThat(frameSourceTask(new Configuration().set(DetectOptions.OWN_SOURCE, false))).contains("object detection");
+    }
+
+    @Test
+    void detectionSharesTheFrameSourceWhenItsOwnReadIsOff() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, new Configuration().set(DetectOptions.OWN_SOURCE, false));
+        List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+        assertThat(uids).contains("kafka-source", "detection").doesNotContain("kafka-source-detection", "frame-features-detection");
+        assertThat(uids.stream().filter(u -> u != null && u.startsWith("kafka-source"))).hasSize(1);
+    }
+
+    @Test
+    void withDetectionOffThereIsOneRead() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, new Configuration().set(DetectOptions.ENABLED, false));
+        List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+        assertThat(uids).contains("kafka-source").doesNotContain("kafka-source-detection", "detection");
     }
 }

@@ -7,6 +7,7 @@ import io.videoworld.core.DetectionResult;
 import io.videoworld.core.SampledFrame;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.ObjectDetector;
+import io.videoworld.perception.ThreadNice;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
 
     private final String models;
     private final DetectorSettings settings;
+    private final int nice;
     private transient ObjectDetector detector;
 
     /** Which detector and how to read it; serializable so the job graph can carry it. */
@@ -42,13 +44,27 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
 
     /** @param workers detector calls at once per subtask (one session, a predictor per worker) */
     public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs) {
+        this(models, settings, workers, maxBatch, maxWaitMs, 0);
+    }
+
+    /**
+     * @param nice added to the nice value of the task thread that opens the detector, and so of the
+     *     detector's threads created after it; only for a task that runs nothing else that must not lag
+     */
+    public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs, int nice) {
         super("vwDetect", workers, maxBatch, maxWaitMs);
         this.models = models;
         this.settings = settings;
+        this.nice = nice;
     }
 
     @Override
     protected boolean openModels() throws Exception {
+        // Before the session starts: its worker threads, and the batcher's thread started after this, inherit the nice value.
+        int niceNow = ThreadNice.lowerCurrentThread(nice);
+        if (niceNow != Integer.MIN_VALUE) {
+            LOG.info("detection threads of this subtask run at nice {}", niceNow);
+        }
         detector = ObjectDetector.load(Path.of(models), settings.model(), settings.labels(), settings.inputSize(), settings.minScore());
         return "gpu".equals(detector.device());
     }
