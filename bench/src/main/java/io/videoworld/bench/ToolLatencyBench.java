@@ -31,7 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * is measured while a second copy of the video is pushed and ingested in real time. Against a
  * running demo: {@code bin/videoworld bench tools --url http://127.0.0.1:8080 --stream demo}.
  * Options: {@code --rate N} (200), {@code --seconds S} per call (5), {@code --video-seconds S} (600),
- * {@code --push-fps F} (5), {@code --detect-fps F} (4, the job's default, 0 for none), {@code --only tool,tool}.
+ * {@code --push-fps F} (5), {@code --detect-fps F} (4, the job's default, 0 for none), {@code --only tool,tool};
+ * {@code --reuse} measures the video an earlier {@code --setup} run of this frame store ingested
+ * instead of pushing it again, and {@code --skip-idle} measures only the live table, so that one
+ * run of the whole bench can be split into runs of a few minutes each.
  */
 public final class ToolLatencyBench {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -57,12 +60,18 @@ public final class ToolLatencyBench {
             // and the entity rows would time a 404.
             setup.startJob(Double.parseDouble(o.getOrDefault("detect-fps", "4")));
             String stream = "bench-tools-" + (long) videoSeconds + "s";
-            long t0 = System.nanoTime();
-            var push = setup.pushAndAwait(video, stream, System.currentTimeMillis());
-            System.out.printf("pushed and ingested %d frames (%.0f s of video at %.0f fps) in %.0f s%n", push.frames(), videoSeconds,
-                    pushFps, (System.nanoTime() - t0) / 1e9);
+            if (o.containsKey("reuse") && setup.ingested(stream)) {
+                System.out.println("reusing " + stream + " as an earlier run ingested it");
+            } else {
+                long t0 = System.nanoTime();
+                var push = setup.pushAndAwait(video, stream, System.currentTimeMillis());
+                System.out.printf("pushed and ingested %d frames (%.0f s of video at %.0f fps) in %.0f s%n", push.frames(), videoSeconds,
+                        pushFps, (System.nanoTime() - t0) / 1e9);
+            }
             String base = setup.startServer();
-            table(base, stream, rate, seconds, only, "ingestion idle");
+            if (!o.containsKey("skip-idle")) {
+                table(base, stream, rate, seconds, only, "ingestion idle");
+            }
             if (o.containsKey("live")) {
                 setup.startLive(video, stream + "-live");
                 Thread.sleep(10_000); // let the live stream reach the job before measuring
@@ -84,7 +93,7 @@ public final class ToolLatencyBench {
                 return o;
             }
             String name = args[i].substring(2);
-            boolean flag = Set.of("setup", "live").contains(name);
+            boolean flag = Set.of("setup", "live", "reuse", "skip-idle").contains(name);
             o.put(name, flag ? "true" : args[++i]);
         }
         return o;
