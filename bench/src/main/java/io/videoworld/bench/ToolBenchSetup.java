@@ -122,6 +122,25 @@ final class ToolBenchSetup implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code stream} was pushed and ingested to its end before (by an earlier run of this
+     * bench on this frame store), so that a run can measure it again without pushing it again.
+     */
+    boolean ingested(String stream) throws Exception {
+        if (!Files.isDirectory(dir.resolve("frames"))) {
+            return false;
+        }
+        try (RestClientTransport transport = EsClients.transport(infra.elasticsearchUrl())) {
+            ElasticsearchClient es = EsClients.sync(transport);
+            if (!es.indices().exists(e -> e.index(Names.VIDEOS_INDEX)).value()) {
+                return false;
+            }
+            var doc = es.get(g -> g.index(Names.VIDEOS_INDEX).id(stream), com.fasterxml.jackson.databind.JsonNode.class);
+            return doc.found() && "ended".equals(doc.source().path("status").asText())
+                    && Path.of(doc.source().path("source_uri").asText()).toAbsolutePath().startsWith(dir.toAbsolutePath());
+        }
+    }
+
     private static Query thisPush(String stream, long epochMs, String kind) {
         return Query.of(q -> q.bool(b -> {
             b.filter(f -> f.term(t -> t.field("stream_id").value(stream))).filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)));

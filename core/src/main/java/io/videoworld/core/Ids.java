@@ -23,12 +23,35 @@ public final class Ids {
 
     /** Id of a frame document; zero-padded so ids sort in frame order. */
     public static String frame(String streamId, long frameIndex) {
-        return streamId + ":f:" + String.format("%010d", frameIndex);
+        return streamId + ":f:" + zeroPadded(frameIndex, 10);
     }
 
     /** Id of a track document: tracks are numbered per stream in the order they are born. */
     public static String track(String streamId, long trackNumber) {
-        return streamId + ":t:" + String.format("%06d", trackNumber);
+        return streamId + ":t:" + zeroPadded(trackNumber, 6);
+    }
+
+    /**
+     * {@code n} as {@code String.format("%0<width>d", n)} writes it in ASCII digits (a minus sign
+     * counts towards the width). Ids are built for every frame and shot a tool answers with, and
+     * {@code String.format} parses its pattern and builds locale symbols on every call: it was
+     * the largest source of garbage in the query service under load.
+     */
+    public static String zeroPadded(long n, int width) {
+        String digits = Long.toString(n);
+        if (digits.length() >= width) {
+            return digits;
+        }
+        StringBuilder sb = new StringBuilder(width);
+        int from = 0;
+        if (n < 0) {
+            sb.append('-');
+            from = 1;
+        }
+        for (int i = digits.length(); i < width; i++) {
+            sb.append('0');
+        }
+        return sb.append(digits, from, digits.length()).toString();
     }
 
     /** Id of a stream's video document. */

@@ -54,7 +54,7 @@ public record Segment(
 
     /** Ids come from the start frame, so they survive state being cleared and rebuilt. */
     public static String id(String streamId, String kind, long startFrame) {
-        return streamId + ":" + kind + ":" + String.format("%010d", startFrame);
+        return streamId + ":" + kind + ":" + Ids.zeroPadded(startFrame, 10);
     }
 
     public String sceneId() {

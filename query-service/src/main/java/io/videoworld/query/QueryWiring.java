@@ -16,6 +16,7 @@ import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.alerts.Alerts;
+import io.videoworld.query.entity.EntityLooks;
 import io.videoworld.query.entity.EntityTools;
 import io.videoworld.query.live.LiveEvents;
 import io.videoworld.query.entity.SpatialRelations;
@@ -80,8 +81,10 @@ final class QueryWiring implements AutoCloseable {
         ObjectRepository objects = new ObjectRepository(es, READ_CACHE_MS);
         FrameStore store = FrameStore.open(c.frameStore());
         FrameAccess access = new FrameAccess(frameDocs, segments, store, seeker, c.sources());
+        EntityLooks looks = new EntityLooks(EntityLooks.DEFAULT_MAX_BYTES);
         this.streams = new StreamsService(new StreamIndex(es), store, id -> {
             objects.forgetStream(id);
+            looks.forgetStream(id);
             memory.forgetStream(id);
         });
         this.retention = c.retention() == null ? null : new Retention(c.retention(), streams, Clock.systemUTC());
@@ -107,7 +110,7 @@ final class QueryWiring implements AutoCloseable {
         }
 
         EntityTools entities = new EntityTools(videos, objects, finder, c.embedder());
-        TrajectoryTools trajectories = new TrajectoryTools(videos, segments, perception, entities, finder, access, c.vision());
+        TrajectoryTools trajectories = new TrajectoryTools(videos, segments, perception, entities, finder, access, c.vision(), looks);
         dispatcher.register("register_entity", entities::registerEntity)
                 .register("list_entities", entities::listEntities)
                 .register("track_entity", trajectories::trackEntity)

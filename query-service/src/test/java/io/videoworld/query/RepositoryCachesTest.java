@@ -11,6 +11,7 @@ import io.videoworld.connectors.es.EsIndices;
 import io.videoworld.connectors.es.MemoryRepository;
 import io.videoworld.connectors.es.ObjectRepository;
 import io.videoworld.connectors.es.ObjectRepository.Entity;
+import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.core.Json;
 import io.videoworld.core.Names;
 import io.videoworld.testkit.TestInfra;
@@ -117,5 +118,35 @@ class RepositoryCachesTest {
         Thread.sleep(cacheMs + 1000 + 300);
         repo.save(stream, "mem_1", doc.deepCopy().put("created_ms", System.currentTimeMillis()));
         assertThat(es.exists(x -> x.index(Names.MEMORIES_INDEX).id(stream + ":mem_1")).value()).isTrue();
+    }
+
+    @Test
+    void aKeyframesTextLinesAreReadOnceAndTheirRewriteSeenOnceTheReadExpires() throws Exception {
+        String stream = "lines-" + System.nanoTime();
+        long ttl = 1000;
+        PerceptionRepository repo = new PerceptionRepository(es, ttl);
+        writeLines(stream, "EXIT");
+        assertThat(repo.linesNear(stream, 1, 5000, 1000)).extracting(io.videoworld.core.TextLine::text).containsExactly("EXIT");
+        long read = System.nanoTime();
+        writeLines(stream, "ENTRANCE");
+        if ((System.nanoTime() - read) / 1e6 < ttl - 200) {
+            assertThat(repo.linesNear(stream, 1, 5000, 1000)).as("still the cached read").extracting(io.videoworld.core.TextLine::text)
+                    .containsExactly("EXIT");
+        }
+        // Staleness bound: the cache period plus the grace in which an expired read answers while it is renewed.
+        long deadline = System.currentTimeMillis() + ttl + 1000 + 3000;
+        while (!repo.linesNear(stream, 1, 5000, 1000).get(0).text().equals("ENTRANCE") && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(repo.linesNear(stream, 1, 5000, 1000)).extracting(io.videoworld.core.TextLine::text).containsExactly("ENTRANCE");
+        assertThat((System.nanoTime() - read) / 1e6).as("not before the read expired").isGreaterThanOrEqualTo(ttl);
+    }
+
+    /** A keyframe's analysis at 5 s of push 1 with one text line, as the job writes it, searchable at once. */
+    private static void writeLines(String stream, String text) throws Exception {
+        ObjectNode doc = Json.MAPPER.createObjectNode().put("stream_id", stream).put("epoch_ms", 1L).put("frame_index", 25L).put("pts_ms", 5000L)
+                .put("text", text);
+        doc.putArray("lines").addObject().put("text", text).put("x", 10).put("y", 20).put("width", 100).put("height", 16).put("score", 0.9);
+        es.index(i -> i.index(Names.PERCEPTION_INDEX).id(stream + ":25").document(doc).refresh(Refresh.True));
     }
 }

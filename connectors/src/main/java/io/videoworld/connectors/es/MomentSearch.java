@@ -151,9 +151,7 @@ public final class MomentSearch {
         long to = b;
         List<Long> matched = inGroup.stream().map(PerceptionRepository.Match::ptsMs).filter(p -> p >= from && p <= to).toList();
         Set<Long> frames = new TreeSet<>();
-        for (PerceptionRepository.Vectors v : perception.inRange(streamId, epochMs, a, b)) {
-            frames.add(v.frameIndex());
-        }
+        frames.addAll(perception.framesInRange(streamId, epochMs, a, b));
         frames.add(m.frameIndex());
         String id = e == null ? null : e.path("event_id").asText();
         return new Moment(streamId, epochMs, id, e, a, b, matched.isEmpty() ? List.of(t) : matched, List.copyOf(frames), group.score(),

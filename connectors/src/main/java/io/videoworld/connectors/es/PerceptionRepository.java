@@ -103,6 +103,35 @@ public final class PerceptionRepository {
         }
     }
 
+    /**
+     * The frame numbers of the analysed keyframes of a push between two presentation times, in
+     * time order: {@link #inRange} without the text and vectors, which a clip's frame list does
+     * not need and whose parsing was most of the cost of that read (560 floats per keyframe).
+     */
+    public List<Long> framesInRange(String streamId, long epochMs, long fromPtsMs, long toPtsMs) throws IOException {
+        return cached(String.join("\u0000", "frames", streamId, String.valueOf(epochMs), String.valueOf(fromPtsMs), String.valueOf(toPtsMs)),
+                key -> {
+                    try {
+                        List<Long> out = new ArrayList<>();
+                        for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(200)
+                                .source(src -> src.filter(f -> f.includes("frame_index")))
+                                .sort(o -> o.field(f -> f.field("pts_ms")))
+                                .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                                        .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
+                                        .filter(f -> f.range(r -> r.number(n -> n.field("pts_ms").gte((double) fromPtsMs).lte((double) toPtsMs)))))),
+                                JsonNode.class).hits().hits()) {
+                            out.add(h.source().path("frame_index").asLong());
+                        }
+                        return out;
+                    } catch (ElasticsearchException e) {
+                        if (e.status() == 404) {
+                            return List.<Long>of();
+                        }
+                        throw e;
+                    }
+                });
+    }
+
     /** The {@code k} keyframes of a push nearest a vector in {@code field} (text_embedding or image_descriptor), score (1 + cos) / 2. */
     public List<Match> nearest(String streamId, long epochMs, String field, float[] vector, int k) throws IOException {
         return cached(String.join("\u0000", "nearest", streamId, String.valueOf(epochMs), field, vectorKey(vector), String.valueOf(k)),
@@ -134,6 +163,11 @@ public final class PerceptionRepository {
 
     /** OCR lines (text, x, y, width, height in pixels) of the analysed keyframe nearest a time, within {@code maxOffsetMs}. */
     public List<io.videoworld.core.TextLine> linesNear(String streamId, long epochMs, long ptsMs, long maxOffsetMs) throws IOException {
+        return cached(String.join("\u0000", "lines", streamId, String.valueOf(epochMs), String.valueOf(ptsMs), String.valueOf(maxOffsetMs)),
+                key -> readLinesNear(streamId, epochMs, ptsMs, maxOffsetMs));
+    }
+
+    private List<io.videoworld.core.TextLine> readLinesNear(String streamId, long epochMs, long ptsMs, long maxOffsetMs) throws IOException {
         try {
             JsonNode best = null;
             for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(20)

@@ -56,10 +56,15 @@ public final class TrajectoryTools {
     private final ObjectFinder finder;
     private final FrameAccess frames;
     private final LlmClient vlm;
+    private final EntityLooks looks;
 
-    /** @param vlm a vision-language model for questions about an entity; null answers from measurements */
+    /**
+     * @param vlm a vision-language model for questions about an entity; null answers from measurements
+     * @param looks the crops and colours of boxes already looked at (shared with what forgets deleted streams)
+     */
     public TrajectoryTools(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception, EntityTools entities,
-            ObjectFinder finder, FrameAccess frames, LlmClient vlm) {
+            ObjectFinder finder, FrameAccess frames, LlmClient vlm, EntityLooks looks) {
+        this.looks = looks;
         this.videos = videos;
         this.segments = segments;
         this.perception = perception;
@@ -146,11 +151,12 @@ public final class TrajectoryTools {
         Point p = EntityTools.pointAt(tracks, Math.round(time * 1000)).orElseThrow(() -> ApiException.notFound("time",
                 e.entityId() + " is not seen within 1.5 s of " + time + " s"));
         Track track = tracks.stream().filter(t -> t.timeline().contains(p)).findFirst().orElseThrow();
-        FrameAccess.Image picture = frames.at(v, List.of(p.ptsMs() / 1000.0)).get(0);
-        byte[] crop = crop(picture.jpeg(), p.bbox());
-        DecodedImage img = DecodedImage.decode(picture.jpeg());
-        String colour = PixelStats.dominantColour(img, new double[] {p.bbox()[0] * img.width(), p.bbox()[1] * img.height(),
-                p.bbox()[2] * img.width(), p.bbox()[3] * img.height()});
+        // The frame is decoded once per box and picture; later calls about the same point answer from memory. The picture's id
+        // (found without decoding) is part of the key: on a live stream the nearest stored keyframe can change as keyframes arrive.
+        String picture = frames.idsAt(v, List.of(p.ptsMs() / 1000.0)).get(0).frameId();
+        EntityLooks.Look look = looks.get(EntityLooks.key(v.streamId(), v.epochMs(), p.ptsMs(), p.bbox()) + "\u0000" + picture, () -> look(v, p));
+        byte[] crop = look.crop();
+        String colour = look.colour();
         List<String> with = new ArrayList<>();
         try {
             for (Found f : finder.objectsAt(v, p.ptsMs() / 1000.0, false).found()) {
@@ -164,8 +170,8 @@ public final class TrajectoryTools {
         }
         List<String> text = new ArrayList<>();
         for (TextLine l : perception.linesNear(v.streamId(), v.epochMs(), p.ptsMs(), 1000)) {
-            double cx = (l.x() + l.width() / 2.0) / img.width();
-            double cy = (l.y() + l.height() / 2.0) / img.height();
+            double cx = (l.x() + l.width() / 2.0) / look.width();
+            double cy = (l.y() + l.height() / 2.0) / look.height();
             if (cx >= p.bbox()[0] && cx <= p.bbox()[2] && cy >= p.bbox()[1] && cy <= p.bbox()[3]) {
                 text.add(l.text());
             }
@@ -192,6 +198,15 @@ public final class TrajectoryTools {
         return new State(vlmError, answer, source, round(p.score(), 4), evidence, ObjectGeometry.xywh(p.bbox()), p.ptsMs() / 1000.0, with, text,
                 new Picture("jpeg", Base64.getEncoder().encodeToString(crop)), query != null && vlm == null
                         ? "no vision-language model is configured, so the question is answered with what the detector and tracker measured" : null);
+    }
+
+    /** The frame of a track point decoded: the box's crop, its dominant colour and the frame's size. */
+    private EntityLooks.Look look(VideoDoc v, Point p) throws IOException {
+        FrameAccess.Image picture = frames.at(v, List.of(p.ptsMs() / 1000.0)).get(0);
+        DecodedImage img = DecodedImage.decode(picture.jpeg());
+        String colour = PixelStats.dominantColour(img, new double[] {p.bbox()[0] * img.width(), p.bbox()[1] * img.height(),
+                p.bbox()[2] * img.width(), p.bbox()[3] * img.height()});
+        return new EntityLooks.Look(crop(picture.jpeg(), p.bbox()), colour, img.width(), img.height());
     }
 
     /** The box (normalised corners) cut out of a JPEG, as a JPEG. */

@@ -8,7 +8,6 @@ import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.connectors.es.TtlCache;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Ids;
-import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
@@ -150,15 +149,27 @@ public final class EvidenceSearch {
             List<String> ids = s.keyframes().stream().map(k -> Ids.frame(x.stream(), k.frameIndex())).toList();
             int clip = out.size() + 1;
             String read = x.best() == null ? "" : "; on screen: \"" + abbreviate(x.best().text().replace('\n', ' ')) + "\"";
-            String text = String.format(Locale.ROOT, "[clip %d] stream %s, %.1f-%.1f s: a shot that begins with a %s; keyframes at %s s%s",
-                    clip, x.stream(), a, b, "start".equals(s.transitionIn()) ? "the start of the stream" : s.transitionIn(),
-                    String.join(", ", s.keyframes().stream().map(KeyframeRef::ptsMs)
-                            .map(ms -> String.format(Locale.ROOT, "%.1f", ms / 1000.0)).toList()), read);
+            String text = "[clip " + clip + "] stream " + x.stream() + ", " + tenths(s.startPtsMs()) + "-" + tenths(s.endPtsMs())
+                    + " s: a shot that begins with a " + ("start".equals(s.transitionIn()) ? "the start of the stream" : s.transitionIn())
+                    + "; keyframes at " + String.join(", ", s.keyframes().stream().map(k -> tenths(k.ptsMs())).toList()) + " s" + read;
             out.add(new Evidence(clip, x.stream(), s.id(), s.sceneId(), a, b, ids, ids.stream().map(id -> "/v1/frames/" + id + "?width=160").toList(),
                     List.of(), x.best() == null ? null : Math.round(x.best().score() * 1000) / 1000.0,
                     x.best() == null ? null : x.best().text(), x.best() == null ? List.of() : List.of(x.best().ptsMs() / 1000.0), text));
         }
         return out;
+    }
+
+    /**
+     * Milliseconds as seconds with one decimal, half up: what {@code String.format("%.1f", ms / 1000.0)}
+     * writes, without its per-call pattern parsing and locale symbols (every search formats the
+     * keyframe times of up to {@value #MAX_CLIPS} shots).
+     */
+    static String tenths(long ms) {
+        if (ms < 0) {
+            return String.format(Locale.ROOT, "%.1f", ms / 1000.0);
+        }
+        long t = (ms + 50) / 100;
+        return (t / 10) + "." + (t % 10);
     }
 
     private float[] embedding(String question) {
