@@ -41,9 +41,12 @@ import org.bytedeco.javacv.FFmpegFrameGrabber;
  * perception document and every sampled frame's detection document, and prints that time too, so
  * perception that lags behind the frame documents is not hidden.
  *
- * <p>Run with {@code bin/videoworld bench ingest [seconds] [key=value ...]} (job options).
+ * <p>Run with {@code bin/videoworld bench ingest [seconds] [key=value ...]} (job options, and
+ * {@code push.encode-threads=N}: the pusher's encoding threads, 0 for encoding on its decoding thread).
  */
 public final class IngestBench {
+    private static final String PUSH_THREADS = "push.encode-threads";
+
     private IngestBench() {}
 
     public static void main(String[] args) throws Exception {
@@ -69,8 +72,11 @@ public final class IngestBench {
         conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
         conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
+        int encodeThreads = VideoFrameSource.defaultEncodeThreads();
         for (String a : args) {
-            if (a.contains("=")) {
+            if (a.startsWith(PUSH_THREADS + "=")) {
+                encodeThreads = Integer.parseInt(a.substring(PUSH_THREADS.length() + 1));
+            } else if (a.contains("=")) {
                 conf.setString(a.substring(0, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
             }
         }
@@ -81,7 +87,7 @@ public final class IngestBench {
         PushSummary push;
         long pushStartMs = System.currentTimeMillis();
         long pushStart = System.nanoTime();
-        try (VideoFrameSource src = new VideoFrameSource(video.toString(), 0, new JpegEncoder(640, 85));
+        try (VideoFrameSource src = new VideoFrameSource(video.toString(), 0, new JpegEncoder(640, 85), encodeThreads);
                 KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(infra.kafkaBootstrap())) {
             push = new Pusher(producer, topic, 25, KafkaProducers.MAX_RECORD_BYTES).push(src, stream, video.toString(), 0, n -> { });
         }
@@ -115,6 +121,7 @@ public final class IngestBench {
                 ingestFps, consumeFps, ingestFps / consumeFps);
         System.out.printf("| push + ingest + all perception indexed | %.0f | bare Kafka consumer of the same records | %.0f | %.2f |%n",
                 push.frames() / perceived, consumeFps, push.frames() / perceived / consumeFps);
+        System.out.printf("push: %d encoding thread(s) beside the decoding one%n", encodeThreads);
         System.out.printf("perception: %d keyframes perceived (OCR, text embedding, image descriptor, detector %s), "
                         + "%d samples detected at vw.detect.fps %s (%s), motion gate %s, change gate %s%n",
                 perception[0], conf.get(DetectOptions.ENABLED) ? "on" : "off", perception[1], conf.get(DetectOptions.FPS),

@@ -14,12 +14,15 @@ import org.bytedeco.opencv.opencv_core.Mat;
 /**
  * Frames of a video file or a live http(s)/rtsp URL through FFmpeg, sampled at a target rate by
  * presentation time (a frame is kept when its time reaches the next sample slot), so the sample
- * rate holds whatever the source's frame rate.
+ * rate holds whatever the source's frame rate. Sampled frames are resized and encoded on worker
+ * threads ({@link EncodingPipeline}) while this thread decodes ahead, delivered in order.
  */
 public final class VideoFrameSource implements FrameSource {
     private final FFmpegFrameGrabber grabber;
     private final OpenCVFrameConverter.ToMat toMat = new OpenCVFrameConverter.ToMat();
     private final JpegEncoder encoder;
+    private final EncodingPipeline pipeline;
+    private boolean decoded;
     private final SourceInfo info;
     private final double sampleFps;
     private final long expected;
@@ -31,6 +34,18 @@ public final class VideoFrameSource implements FrameSource {
      * @param sampleFps frames per second to keep; 0 keeps every frame
      */
     public VideoFrameSource(String uri, double sampleFps, JpegEncoder encoder) throws IOException {
+        this(uri, sampleFps, encoder, defaultEncodeThreads());
+    }
+
+    /**
+     * @param uri a file path or a URL
+     * @param sampleFps frames per second to keep; 0 keeps every frame
+     * @param encodeThreads threads that resize and encode while this one decodes; 0 encodes on the caller's thread
+     */
+    public VideoFrameSource(String uri, double sampleFps, JpegEncoder encoder, int encodeThreads) throws IOException {
+        if (encodeThreads < 0) {
+            throw new IllegalArgumentException("encode threads must not be negative, got " + encodeThreads);
+        }
         boolean url = uri.contains("://");
         Path file = url ? null : Path.of(uri);
         if (file != null && !Files.isRegularFile(file)) {
@@ -62,6 +77,12 @@ public final class VideoFrameSource implements FrameSource {
                 grabber.getAudioChannels() > 0 ? grabber.getSampleRate() : 0, size, bitrate,
                 grabber.getImageWidth(), grabber.getImageHeight(), this.sampleFps);
         this.expected = durationMs == null ? -1 : (long) Math.ceil(durationMs / 1000.0 * this.sampleFps);
+        this.pipeline = encodeThreads > 0 ? new EncodingPipeline(encoder, encodeThreads) : null;
+    }
+
+    /** Encoding threads a source gets when none are named: one per core, at most 4. */
+    public static int defaultEncodeThreads() {
+        return EncodingPipeline.defaultThreads();
     }
 
     @Override
@@ -81,6 +102,24 @@ public final class VideoFrameSource implements FrameSource {
 
     @Override
     public SourceFrame next() throws IOException {
+        if (pipeline == null) {
+            Frame frame = nextSampled();
+            return frame == null ? null : encoder.encode(toMat.convert(frame), Math.max(0, frame.timestamp) / 1000, null);
+        }
+        // Decode ahead until the encoders have enough queued, then hand back the oldest.
+        while (!decoded && !pipeline.full()) {
+            Frame frame = nextSampled();
+            if (frame == null) {
+                decoded = true;
+            } else {
+                pipeline.submit(toMat.convert(frame), Math.max(0, frame.timestamp) / 1000, null);
+            }
+        }
+        return pipeline.take();
+    }
+
+    /** The next frame that starts a new sample slot, or null at the end; valid until the next grab. */
+    private Frame nextSampled() throws IOException {
         while (true) {
             Frame frame = grabber.grabImage();
             if (frame == null) {
@@ -94,8 +133,7 @@ public final class VideoFrameSource implements FrameSource {
                 continue;
             }
             lastSlot = slot;
-            Mat mat = toMat.convert(frame);
-            return encoder.encode(mat, ts / 1000, null);
+            return frame;
         }
     }
 
@@ -105,6 +143,9 @@ public final class VideoFrameSource implements FrameSource {
 
     @Override
     public void close() throws IOException {
+        if (pipeline != null) {
+            pipeline.close();
+        }
         Grabbers.stopAndRelease(grabber);
     }
 }

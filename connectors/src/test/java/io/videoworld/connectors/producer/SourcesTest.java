@@ -61,6 +61,54 @@ class SourcesTest {
     }
 
     @Test
+    void encodingOnWorkerThreadsDeliversTheSameFramesInOrder() throws Exception {
+        Path video = tmp.resolve("clip.mp4");
+        SampleVideo.write(video, 640, 360, 25, 3.0, List.of(1.0, 2.0));
+        List<SourceFrame> inline;
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 10, new JpegEncoder(320, 85), 0)) {
+            inline = drain(s);
+        }
+        for (int threads : new int[] {1, 3}) {
+            try (VideoFrameSource s = new VideoFrameSource(video.toString(), 10, new JpegEncoder(320, 85), threads)) {
+                List<SourceFrame> pooled = drain(s);
+                assertThat(pooled).hasSize(30).hasSameSizeAs(inline);
+                for (int i = 0; i < inline.size(); i++) {
+                    // Same bytes in the same order: the thumbnail feeds shot detection, the JPEG everything else.
+                    assertThat(pooled.get(i).ptsMs()).isEqualTo(inline.get(i).ptsMs()).isEqualTo(i * 100L);
+                    assertThat(pooled.get(i).jpeg()).isEqualTo(inline.get(i).jpeg());
+                    assertThat(pooled.get(i).thumb()).isEqualTo(inline.get(i).thumb());
+                }
+                assertThat(s.next()).isNull();
+            }
+        }
+    }
+
+    @Test
+    void aVideoClosedMidwayReleasesItsEncoders() throws Exception {
+        Path video = tmp.resolve("clip.mp4");
+        SampleVideo.write(video, 320, 180, 25, 2.0, List.of());
+        long before = encoderThreads();
+        for (int i = 0; i < 3; i++) {
+            try (VideoFrameSource s = new VideoFrameSource(video.toString(), 0, new JpegEncoder(0, 80), 2)) {
+                assertThat(s.next().ptsMs()).isZero();
+                assertThat(s.next().ptsMs()).isEqualTo(40);
+            }
+        }
+        // Worker threads end once their pool is shut down and idle.
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (encoderThreads() > before && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(encoderThreads()).isEqualTo(before);
+        assertThatThrownBy(() -> new VideoFrameSource(video.toString(), 0, new JpegEncoder(0, 80), -1))
+                .hasMessageContaining("encode threads");
+    }
+
+    private static long encoderThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("vw-push-encode-")).count();
+    }
+
+    @Test
     void aMissingOrUnreadableVideoIsAClearError() throws Exception {
         assertThatThrownBy(() -> new VideoFrameSource(tmp.resolve("nope.mp4").toString(), 0, new JpegEncoder(0, 80)))
                 .hasMessageContaining("no such video file");
