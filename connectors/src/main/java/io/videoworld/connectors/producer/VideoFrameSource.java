@@ -5,6 +5,7 @@ import io.videoworld.core.SourceKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.bytedeco.ffmpeg.global.swscale;
 import org.bytedeco.javacv.FFmpegFrameGrabber;
 import org.bytedeco.javacv.FFmpegLogCallback;
 import org.bytedeco.javacv.Frame;
@@ -29,6 +30,9 @@ public final class VideoFrameSource implements FrameSource {
     private long lastSlot = -1;
     private final double halfSourceFrameUs;
 
+    /** Whether sources scale in FFmpeg by default (see the constructor); {@code -Dvw.push.scale-in-decoder=false} resizes in OpenCV as before. */
+    static final boolean SCALE_IN_DECODER = Boolean.parseBoolean(System.getProperty("vw.push.scale-in-decoder", "true"));
+
     /**
      * @param uri a file path or a URL
      * @param sampleFps frames per second to keep; 0 keeps every frame
@@ -43,6 +47,18 @@ public final class VideoFrameSource implements FrameSource {
      * @param encodeThreads threads that resize and encode while this one decodes; 0 encodes on the caller's thread
      */
     public VideoFrameSource(String uri, double sampleFps, JpegEncoder encoder, int encodeThreads) throws IOException {
+        this(uri, sampleFps, encoder, encodeThreads, SCALE_IN_DECODER);
+    }
+
+    /**
+     * @param uri a file path or a URL
+     * @param sampleFps frames per second to keep; 0 keeps every frame
+     * @param encodeThreads threads that resize and encode while this one decodes; 0 encodes on the caller's thread
+     * @param scaleInDecoder whether FFmpeg's swscale brings a larger picture to the encoder's width (area filter) in the
+     *     same pass as the colour conversion, rather than OpenCV resizing the full-size BGR picture afterwards
+     */
+    public VideoFrameSource(String uri, double sampleFps, JpegEncoder encoder, int encodeThreads, boolean scaleInDecoder)
+            throws IOException {
         if (encodeThreads < 0) {
             throw new IllegalArgumentException("encode threads must not be negative, got " + encodeThreads);
         }
@@ -77,6 +93,13 @@ public final class VideoFrameSource implements FrameSource {
                 grabber.getAudioChannels() > 0 ? grabber.getSampleRate() : 0, size, bitrate,
                 grabber.getImageWidth(), grabber.getImageHeight(), this.sampleFps);
         this.expected = durationMs == null ? -1 : (long) Math.ceil(durationMs / 1000.0 * this.sampleFps);
+        int[] out = encoder.outputSize(grabber.getImageWidth(), grabber.getImageHeight());
+        if (scaleInDecoder && (out[0] != grabber.getImageWidth() || out[1] != grabber.getImageHeight())) {
+            // Converting a 1280x720 picture to BGR at full size and then resizing it cost more than decoding it.
+            grabber.setImageWidth(out[0]);
+            grabber.setImageHeight(out[1]);
+            grabber.setImageScalingFlags(swscale.SWS_AREA);
+        }
         this.pipeline = encodeThreads > 0 ? new EncodingPipeline(encoder, encodeThreads) : null;
     }
 

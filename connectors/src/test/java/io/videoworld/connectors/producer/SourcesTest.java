@@ -84,6 +84,46 @@ class SourcesTest {
     }
 
     @Test
+    void aLargerVideoScaledInTheDecoderLooksLikeOneResizedAfterwards() throws Exception {
+        Path video = tmp.resolve("hd.mp4");
+        SampleVideo.write(video, 1280, 720, 25, 1.0, List.of(0.5));
+        List<SourceFrame> resized;
+        List<SourceFrame> scaled;
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 5, new JpegEncoder(640, 85), 0, false)) {
+            resized = drain(s);
+        }
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 5, new JpegEncoder(640, 85), 2, true)) {
+            assertThat(s.info().width()).isEqualTo(1280);
+            assertThat(s.info().height()).isEqualTo(720);
+            scaled = drain(s);
+        }
+        assertThat(scaled).hasSameSizeAs(resized).hasSize(5);
+        for (int i = 0; i < scaled.size(); i++) {
+            assertThat(JpegInfo.parse(scaled.get(i).jpeg())).isEqualTo(new JpegInfo(640, 360));
+            assertThat(JpegInfo.parse(scaled.get(i).thumb())).isEqualTo(JpegInfo.parse(resized.get(i).thumb()));
+            // Both are area filters: the pictures differ by rounding, far below what tells shots apart.
+            assertThat(meanAbsDiff(scaled.get(i).jpeg(), resized.get(i).jpeg())).isLessThan(2.0);
+            assertThat(meanAbsDiff(scaled.get(i).thumb(), resized.get(i).thumb())).isLessThan(2.0);
+        }
+    }
+
+    private static double meanAbsDiff(byte[] jpegA, byte[] jpegB) throws IOException {
+        BufferedImage a = ImageIO.read(new java.io.ByteArrayInputStream(jpegA));
+        BufferedImage b = ImageIO.read(new java.io.ByteArrayInputStream(jpegB));
+        long sum = 0;
+        for (int y = 0; y < a.getHeight(); y++) {
+            for (int x = 0; x < a.getWidth(); x++) {
+                int p = a.getRGB(x, y);
+                int q = b.getRGB(x, y);
+                for (int shift = 0; shift < 24; shift += 8) {
+                    sum += Math.abs(((p >> shift) & 0xFF) - ((q >> shift) & 0xFF));
+                }
+            }
+        }
+        return sum / (3.0 * a.getWidth() * a.getHeight());
+    }
+
+    @Test
     void aVideoClosedMidwayReleasesItsEncoders() throws Exception {
         Path video = tmp.resolve("clip.mp4");
         SampleVideo.write(video, 320, 180, 25, 2.0, List.of());
