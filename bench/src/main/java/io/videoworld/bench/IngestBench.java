@@ -41,9 +41,15 @@ import org.bytedeco.javacv.FFmpegFrameGrabber;
  * perception document and every sampled frame's detection document, and prints that time too, so
  * perception that lags behind the frame documents is not hidden.
  *
- * <p>Run with {@code bin/videoworld bench ingest [seconds] [key=value ...]} (job options).
+ * <p>Run with {@code bin/videoworld bench ingest [seconds] [key=value ...]} (job options, and
+ * {@code push.encode-threads=N}: the pusher's encoding threads, 0 for encoding on its decoding thread; {@code
+ * bench.warm-job=true}: start the timed push only once the job runs, its models loaded, a 1-s warm-up stream indexed and
+ * perceived; by default the push starts as the job is submitted, so its start-up is inside the timed window).
  */
 public final class IngestBench {
+    private static final String PUSH_THREADS = "push.encode-threads";
+    private static final String WARM_JOB = "bench.warm-job";
+
     private IngestBench() {}
 
     public static void main(String[] args) throws Exception {
@@ -69,19 +75,28 @@ public final class IngestBench {
         conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
         conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
+        int encodeThreads = VideoFrameSource.defaultEncodeThreads();
+        boolean warm = false;
         for (String a : args) {
-            if (a.contains("=")) {
+            if (a.startsWith(PUSH_THREADS + "=")) {
+                encodeThreads = Integer.parseInt(a.substring(PUSH_THREADS.length() + 1));
+            } else if (a.startsWith(WARM_JOB + "=")) {
+                warm = Boolean.parseBoolean(a.substring(WARM_JOB.length() + 1));
+            } else if (a.contains("=")) {
                 conf.setString(a.substring(0, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
             }
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
         IngestJob.build(env, conf);
         JobClient job = env.executeAsync("bench-ingest");
+        if (warm) {
+            warmUp(infra, conf, topic, dir);
+        }
 
         PushSummary push;
         long pushStartMs = System.currentTimeMillis();
         long pushStart = System.nanoTime();
-        try (VideoFrameSource src = new VideoFrameSource(video.toString(), 0, new JpegEncoder(640, 85));
+        try (VideoFrameSource src = new VideoFrameSource(video.toString(), 0, new JpegEncoder(640, 85), encodeThreads);
                 KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(infra.kafkaBootstrap())) {
             push = new Pusher(producer, topic, 25, KafkaProducers.MAX_RECORD_BYTES).push(src, stream, video.toString(), 0, n -> { });
         }
@@ -115,6 +130,8 @@ public final class IngestBench {
                 ingestFps, consumeFps, ingestFps / consumeFps);
         System.out.printf("| push + ingest + all perception indexed | %.0f | bare Kafka consumer of the same records | %.0f | %.2f |%n",
                 push.frames() / perceived, consumeFps, push.frames() / perceived / consumeFps);
+        System.out.printf("push: %d encoding thread(s) beside the decoding one; job: %s%n", encodeThreads,
+                warm ? "running and idle before the push (a 1-s warm-up stream indexed and perceived first)" : "submitted as the push starts (cold)");
         System.out.printf("perception: %d keyframes perceived (OCR, text embedding, image descriptor, detector %s), "
                         + "%d samples detected at vw.detect.fps %s (%s), motion gate %s, change gate %s%n",
                 perception[0], conf.get(DetectOptions.ENABLED) ? "on" : "off", perception[1], conf.get(DetectOptions.FPS),
@@ -123,6 +140,24 @@ public final class IngestBench {
         System.out.printf("timed window: %d-%d epoch ms (push %.1f s, searchable %.1f s, all perception %.1f s)%n",
                 pushStartMs, perceivedMs, push.elapsedMs() / 1000.0, endToEnd, perceived);
         System.exit(0);
+    }
+
+    /** Pushes a 1-s stream and waits until it is indexed and perceived: the job is then running, its models loaded. */
+    private static void warmUp(TestInfra infra, Configuration conf, String topic, Path dir) throws Exception {
+        Path clip = dir.resolve("warm-up.mp4");
+        SampleVideo.write(clip, 640, 360, 25, 1.0, List.of(0.5));
+        String stream = "bench-warm-" + System.nanoTime();
+        PushSummary push;
+        try (VideoFrameSource src = new VideoFrameSource(clip.toString(), 0, new JpegEncoder(640, 85));
+                KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(infra.kafkaBootstrap())) {
+            push = new Pusher(producer, topic, 25, KafkaProducers.MAX_RECORD_BYTES).push(src, stream, clip.toString(), 0, n -> { });
+        }
+        try (RestClientTransport transport = EsClients.transport(infra.elasticsearchUrl())) {
+            ElasticsearchClient es = EsClients.sync(transport);
+            awaitIndexed(es, stream, push.frames());
+            awaitPerceived(es, stream, samples(push.frames(), 25, conf.get(DetectOptions.FPS)),
+                    conf.get(PerceptionOptions.ENABLED), conf.get(DetectOptions.ENABLED));
+        }
     }
 
     private static double secondsSince(long nanos) {

@@ -175,7 +175,8 @@ public final class IngestJob {
                             .transform("perception, change-gated: OCR, embeddings, descriptors", TypeInformation.of(PerceptionResult.class),
                                     new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
                                             conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf),
-                                            conf.get(PerceptionOptions.WORKERS), conf.get(PerceptionOptions.CAPACITY)))
+                                            conf.get(PerceptionOptions.WORKERS), conf.get(PerceptionOptions.CAPACITY),
+                                            conf.get(PerceptionOptions.NICE)))
                             .uid("perception-gated")
                     : AsyncDataStream.unorderedWait(keyframes,
                                     new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),

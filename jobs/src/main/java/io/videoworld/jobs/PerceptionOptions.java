@@ -28,6 +28,10 @@ public final class PerceptionOptions {
                     + "so that the task thread passes frames, shots and samples meanwhile; a stream's keyframes are still read one after "
                     + "another, in order. 0 reads on the task thread, blocking the job's chain for as long as a keyframe takes.");
 
+    public static final ConfigOption<Integer> NICE = ConfigOptions.key("vw.perception.nice").intType()
+            .defaultValue(0).withDescription("With the change gate on and vw.perception.workers > 0: the reader threads (OCR, embeddings, "
+                    + "descriptors, the keyframe detector, and their ONNX Runtime threads) run this much nicer (Linux), so on busy cores the "
+                    + "frame path (and a push in the same JVM) goes first; 0 keeps normal priority.");
     public static final ConfigOption<Boolean> CHANGE_GATE = ConfigOptions.key("vw.perception.change-gate").booleanType()
             .defaultValue(true).withDescription("OCR only the bands of a keyframe whose tiles changed since the stream's last perceived "
                     + "keyframe (a scroll is carried as a shift), keeping the other lines; false reads every keyframe whole, in batches "

@@ -43,6 +43,10 @@ public final class PushCommand implements Callable<Integer> {
     @Option(names = "--jpeg-quality", defaultValue = "85", description = "JPEG quality 1-100 (default: ${DEFAULT-VALUE})")
     int quality;
 
+    @Option(names = "--encode-threads", description = "video: threads that resize and JPEG-encode while one decodes ahead; 0 encodes on "
+            + "the decoding thread (default: one per core, at most 4)")
+    Integer encodeThreads;
+
     @Option(names = "--sort", defaultValue = "name", description = "screenshot order and timing: name (1/fps apart) or mtime (file times) (default: ${DEFAULT-VALUE})")
     String sort;
 
@@ -53,6 +57,9 @@ public final class PushCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (quality < 1 || quality > 100) {
             throw new IllegalArgumentException("--jpeg-quality must be between 1 and 100, got " + quality);
+        }
+        if (encodeThreads != null && encodeThreads < 0) {
+            throw new IllegalArgumentException("--encode-threads must be 0 or more, got " + encodeThreads);
         }
         if (fps != null && fps <= 0) {
             throw new IllegalArgumentException("--fps must be positive, got " + fps);
@@ -67,7 +74,8 @@ public final class PushCommand implements Callable<Integer> {
         try (FrameSource frames = path != null && path.toFile().isDirectory()
                 ? new ScreenshotFolderSource(path, ScreenshotFolderSource.Order.valueOf(sort.toUpperCase(Locale.ROOT)),
                         fps == null ? 1.0 : fps, epoch, encoder)
-                : new VideoFrameSource(source, fps == null ? 0 : fps, encoder);
+                : new VideoFrameSource(source, fps == null ? 0 : fps, encoder,
+                        encodeThreads != null ? encodeThreads : VideoFrameSource.defaultEncodeThreads());
                 KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(bootstrap)) {
             int perBatch = batchFrames != null ? batchFrames
                     : frames.kind() == io.videoworld.core.SourceKind.SCREEN ? 20

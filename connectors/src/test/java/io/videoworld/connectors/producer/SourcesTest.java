@@ -61,6 +61,99 @@ class SourcesTest {
     }
 
     @Test
+    void encodingOnWorkerThreadsDeliversTheSameFramesInOrder() throws Exception {
+        Path video = tmp.resolve("clip.mp4");
+        SampleVideo.write(video, 640, 360, 25, 3.0, List.of(1.0, 2.0));
+        List<SourceFrame> inline;
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 10, new JpegEncoder(320, 85), 0)) {
+            inline = drain(s);
+        }
+        // 10 of 25 frames a second: each within half a source frame of its 100 ms slot.
+        assertThat(inline).hasSize(30);
+        for (int i = 0; i < inline.size(); i++) {
+            assertThat(inline.get(i).ptsMs()).isBetween(i * 100L - 20, i * 100L + 20);
+        }
+        for (int threads : new int[] {1, 3}) {
+            try (VideoFrameSource s = new VideoFrameSource(video.toString(), 10, new JpegEncoder(320, 85), threads)) {
+                List<SourceFrame> pooled = drain(s);
+                assertThat(pooled).hasSize(30).hasSameSizeAs(inline);
+                for (int i = 0; i < inline.size(); i++) {
+                    // Same bytes in the same order: the thumbnail feeds shot detection, the JPEG everything else.
+                    assertThat(pooled.get(i).ptsMs()).isEqualTo(inline.get(i).ptsMs());
+                    assertThat(pooled.get(i).jpeg()).isEqualTo(inline.get(i).jpeg());
+                    assertThat(pooled.get(i).thumb()).isEqualTo(inline.get(i).thumb());
+                }
+                assertThat(s.next()).isNull();
+            }
+        }
+    }
+
+    @Test
+    void aLargerVideoScaledInTheDecoderLooksLikeOneResizedAfterwards() throws Exception {
+        Path video = tmp.resolve("hd.mp4");
+        SampleVideo.write(video, 1280, 720, 25, 1.0, List.of(0.5));
+        List<SourceFrame> resized;
+        List<SourceFrame> scaled;
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 5, new JpegEncoder(640, 85), 0, false)) {
+            resized = drain(s);
+        }
+        try (VideoFrameSource s = new VideoFrameSource(video.toString(), 5, new JpegEncoder(640, 85), 2, true)) {
+            assertThat(s.info().width()).isEqualTo(1280);
+            assertThat(s.info().height()).isEqualTo(720);
+            scaled = drain(s);
+        }
+        assertThat(scaled).hasSameSizeAs(resized).hasSize(5);
+        for (int i = 0; i < scaled.size(); i++) {
+            assertThat(JpegInfo.parse(scaled.get(i).jpeg())).isEqualTo(new JpegInfo(640, 360));
+            assertThat(JpegInfo.parse(scaled.get(i).thumb())).isEqualTo(JpegInfo.parse(resized.get(i).thumb()));
+            // Both are area filters: the pictures differ by rounding, far below what tells shots apart.
+            assertThat(meanAbsDiff(scaled.get(i).jpeg(), resized.get(i).jpeg())).isLessThan(2.0);
+            assertThat(meanAbsDiff(scaled.get(i).thumb(), resized.get(i).thumb())).isLessThan(2.0);
+        }
+    }
+
+    private static double meanAbsDiff(byte[] jpegA, byte[] jpegB) throws IOException {
+        BufferedImage a = ImageIO.read(new java.io.ByteArrayInputStream(jpegA));
+        BufferedImage b = ImageIO.read(new java.io.ByteArrayInputStream(jpegB));
+        long sum = 0;
+        for (int y = 0; y < a.getHeight(); y++) {
+            for (int x = 0; x < a.getWidth(); x++) {
+                int p = a.getRGB(x, y);
+                int q = b.getRGB(x, y);
+                for (int shift = 0; shift < 24; shift += 8) {
+                    sum += Math.abs(((p >> shift) & 0xFF) - ((q >> shift) & 0xFF));
+                }
+            }
+        }
+        return sum / (3.0 * a.getWidth() * a.getHeight());
+    }
+
+    @Test
+    void aVideoClosedMidwayReleasesItsEncoders() throws Exception {
+        Path video = tmp.resolve("clip.mp4");
+        SampleVideo.write(video, 320, 180, 25, 2.0, List.of());
+        long before = encoderThreads();
+        for (int i = 0; i < 3; i++) {
+            try (VideoFrameSource s = new VideoFrameSource(video.toString(), 0, new JpegEncoder(0, 80), 2)) {
+                assertThat(s.next().ptsMs()).isZero();
+                assertThat(s.next().ptsMs()).isEqualTo(40);
+            }
+        }
+        // Worker threads end once their pool is shut down and idle.
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (encoderThreads() > before && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(encoderThreads()).isEqualTo(before);
+        assertThatThrownBy(() -> new VideoFrameSource(video.toString(), 0, new JpegEncoder(0, 80), -1))
+                .hasMessageContaining("encode threads");
+    }
+
+    private static long encoderThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("vw-push-encode-")).count();
+    }
+
+    @Test
     void aMissingOrUnreadableVideoIsAClearError() throws Exception {
         assertThatThrownBy(() -> new VideoFrameSource(tmp.resolve("nope.mp4").toString(), 0, new JpegEncoder(0, 80)))
                 .hasMessageContaining("no such video file");

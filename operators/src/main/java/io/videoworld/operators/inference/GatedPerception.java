@@ -69,6 +69,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private final LiveShedding shedding;
     private final int workers;
     private final int capacity;
+    private final int nice;
     private transient MailboxExecutor mailbox;
     private transient ReaderPool pool;
     private transient StreamTurns<Pending> turns;
@@ -85,6 +86,12 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     /** {@code detection} null runs no detector on keyframes; {@code workers} 0 reads on the task thread. */
     public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
             LiveShedding shedding, int workers, int capacity) {
+        this(models, detection, settings, idleMs, shedding, workers, capacity, 0);
+    }
+
+    /** As above; {@code nice} is added to the worker threads' nice value (Linux), 0 keeps their priority. */
+    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
+            LiveShedding shedding, int workers, int capacity, int nice) {
         if (workers < 0 || capacity < 1) {
             throw new IllegalArgumentException("workers must be >= 0 and capacity >= 1, not " + workers + " and " + capacity);
         }
@@ -95,6 +102,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         this.shedding = shedding;
         this.workers = workers;
         this.capacity = capacity;
+        this.nice = nice;
     }
 
     @Override
@@ -116,7 +124,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         // The name keyed process operators use, so checkpoints taken when this was one restore their timers.
         timers = new SimpleTimerService(getInternalTimerService("user-timers", VoidNamespaceSerializer.INSTANCE, this));
         pool = new ReaderPool(workers, models, detection, settings,
-                "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+                "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), nice);
         turns = new StreamTurns<>();
         decoded = new LumaCache(DECODED);
         metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size());
@@ -132,8 +140,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                 turns.add(key, p);
             }
         }
-        LOG.info("change-gated perception on {} worker thread(s) (0: the task thread), {} keyframes restored, models from {} on {}",
-                workers, turns.size(), models, pool.device());
+        LOG.info("change-gated perception on {} worker thread(s) (0: the task thread) {} nicer, {} keyframes restored, models from {} on {}",
+                workers, nice, turns.size(), models, pool.device());
         pump();
     }
 

@@ -1,6 +1,8 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.perception.ThreadNice;
 import java.util.ArrayDeque;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -21,12 +23,17 @@ final class ReaderPool implements AutoCloseable {
 
     ReaderPool(int workers, String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings,
             String threadName) throws Exception {
+        this(workers, models, detection, settings, threadName, 0);
+    }
+
+    /**
+     * @param nice added to the nice value of each worker thread (Linux; 0 leaves it), which loads its own
+     *     models so that the model sessions' threads inherit it too; with 0 workers the caller's thread is never reniced
+     */
+    ReaderPool(int workers, String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings,
+            String threadName, int nice) throws Exception {
         readers = new GatedReader[Math.max(1, workers)];
         threads = new ExecutorService[workers];
-        for (int i = 0; i < readers.length; i++) {
-            readers[i] = new GatedReader(Perceiver.load(models, detection), settings);
-            free.add(i);
-        }
         for (int i = 0; i < workers; i++) {
             String name = threadName + "." + i;
             threads[i] = Executors.newSingleThreadExecutor(r -> {
@@ -34,6 +41,25 @@ final class ReaderPool implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
+        }
+        for (int i = 0; i < readers.length; i++) {
+            if (workers == 0) {
+                readers[i] = new GatedReader(Perceiver.load(models, detection), settings);
+            } else {
+                // Loaded on the worker itself, after its renice: ONNX Runtime's pool threads start here and inherit the value.
+                try {
+                    readers[i] = threads[i].submit(() -> {
+                        if (nice > 0) {
+                            ThreadNice.lowerCurrentThread(nice);
+                        }
+                        return new GatedReader(Perceiver.load(models, detection), settings);
+                    }).get();
+                } catch (ExecutionException e) {
+                    close();
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+            free.add(i);
         }
     }
 
