@@ -18,10 +18,6 @@ import io.videoworld.jobs.IngestOptions;
 import io.videoworld.jobs.PerceptionOptions;
 import io.videoworld.jobs.ShotOptions;
 import io.videoworld.perception.ModelDirectory;
-import io.videoworld.perception.ObjectDetector;
-import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.QueryConfig;
-import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.TestInfra;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,9 +31,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
- * What {@code bench tools --setup} stands on, the way {@code bin/videoworld demo} builds it but in
- * this one JVM: a generated video of the asked length pushed to Kafka, the real ingest job on a
- * local Flink writing into the real Elasticsearch, and the query service with the demo's models.
+ * What {@code bench tools --setup} stands on, the way {@code bin/videoworld demo} builds it: a
+ * generated video of the asked length pushed to Kafka and the real ingest job on a local Flink
+ * writing into the real Elasticsearch, both in this JVM, and the query service with the demo's
+ * models in a JVM of its own.
  * A second push of the same video, paced in real time, is the "ingestion running" load.
  */
 final class ToolBenchSetup implements AutoCloseable {
@@ -46,7 +43,7 @@ final class ToolBenchSetup implements AutoCloseable {
     private final String topic = "bench.tools.frames";
     private final double pushFps;
     private JobClient job;
-    private QueryServer server;
+    private ServiceProcess server;
     private Thread live;
     private volatile boolean stopLive;
 
@@ -206,13 +203,15 @@ final class ToolBenchSetup implements AutoCloseable {
         }
     }
 
-    /** The query service over the same Elasticsearch and frame store, with the demo's embedder and detector. */
+    /**
+     * The query service over the same Elasticsearch and frame store, with the demo's models, in its
+     * own JVM as a deployment runs it ({@link ServiceProcess}): the job, Kafka and the pushes stay
+     * in this one, so their garbage collections do not pause the service.
+     */
     String startServer() throws Exception {
-        Path models = ModelDirectory.locate();
-        QueryConfig config = QueryConfig.of(infra.elasticsearchUrl(), dir.resolve("frames").toAbsolutePath().toString())
-                .withEmbedder(TextEmbedder.load(models)).withDetector(ObjectDetector.load(models, "centernet", List.of(), 0, 0.1));
-        server = new QueryServer(config).start("127.0.0.1", 0);
-        return "http://127.0.0.1:" + server.port();
+        server = ServiceProcess.start(infra.elasticsearchUrl(), dir.resolve("frames"), ModelDirectory.locate(),
+                dir.resolve("query-service.log"));
+        return server.url();
     }
 
     @Override
