@@ -46,6 +46,7 @@ final class ToolBenchSetup implements AutoCloseable {
     private ServiceProcess server;
     private Thread live;
     private volatile boolean stopLive;
+    private boolean detecting;
 
     ToolBenchSetup(Path dir, double pushFps) {
         this.dir = dir;
@@ -80,7 +81,8 @@ final class ToolBenchSetup implements AutoCloseable {
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
         conf.set(ShotOptions.FRAME_STORE, dir.resolve("frames").toAbsolutePath().toString());
         conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
-        conf.set(DetectOptions.ENABLED, detectFps > 0);
+        detecting = detectFps > 0;
+        conf.set(DetectOptions.ENABLED, detecting);
         if (detectFps > 0) {
             conf.set(DetectOptions.FPS, detectFps);
         }
@@ -89,7 +91,11 @@ final class ToolBenchSetup implements AutoCloseable {
         job = env.executeAsync("bench-tools-ingest");
     }
 
-    /** Pushes the video as {@code stream} as fast as it encodes and waits until its frames and shots are searchable. */
+    /**
+     * Pushes the video as {@code stream} as fast as it encodes and waits until its frames and shots
+     * are searchable and, with detection on, its detections and tracks no longer grow (detection
+     * runs behind the frames: a run that stopped at the last shot left the entity rows no track).
+     */
     PushSummary pushAndAwait(Path video, String stream, long epochMs) throws Exception {
         PushSummary push = push(video, stream, epochMs, false);
         try (RestClientTransport transport = EsClients.transport(infra.elasticsearchUrl())) {
@@ -98,6 +104,8 @@ final class ToolBenchSetup implements AutoCloseable {
             Query frames = thisPush(stream, epochMs, null);
             Query shots = thisPush(stream, epochMs, "shot");
             long lastShots = -1;
+            long lastObjects = -1;
+            long objectsSince = System.currentTimeMillis();
             while (true) {
                 long f = count(es, Names.FRAMES_INDEX, frames);
                 long s = count(es, Names.SHOTS_INDEX, shots);
@@ -105,10 +113,17 @@ final class ToolBenchSetup implements AutoCloseable {
                 boolean ended = doc.found() && doc.source().path("epoch_ms").asLong() == epochMs
                         && "ended".equals(doc.source().path("status").asText());
                 // Ended, every frame indexed, and no shot added since the last look: the last shots are written after the frames.
-                boolean settled = f >= push.frames() && s > 0 && s == lastShots && ended;
+                long d = detecting ? count(es, Names.DETECTIONS_INDEX, thisPush(stream, epochMs, null)) : 0;
+                long t = detecting ? count(es, Names.TRACKS_INDEX, thisPush(stream, epochMs, null)) : 0;
+                if (d + t != lastObjects) {
+                    lastObjects = d + t;
+                    objectsSince = System.currentTimeMillis();
+                }
+                boolean objectsDone = !detecting || (d > 0 && t > 0 && System.currentTimeMillis() - objectsSince > 10_000);
+                boolean settled = f >= push.frames() && s > 0 && s == lastShots && ended && objectsDone;
                 lastShots = s;
                 if (settled) {
-                    System.out.printf("ingested %s: %d frames, %d shots%n", stream, f, s);
+                    System.out.printf("ingested %s: %d frames, %d shots, %d detections, %d tracks%n", stream, f, s, d, t);
                     return push;
                 }
                 if (System.currentTimeMillis() > deadline) {
@@ -121,7 +136,8 @@ final class ToolBenchSetup implements AutoCloseable {
 
     /**
      * Whether {@code stream} was pushed and ingested to its end before (by an earlier run of this
-     * bench on this frame store), so that a run can measure it again without pushing it again.
+     * bench on this frame store, with its tracks when detection is on), so that a run can measure it
+     * again without pushing it again.
      */
     boolean ingested(String stream) throws Exception {
         if (!Files.isDirectory(dir.resolve("frames"))) {
@@ -134,7 +150,8 @@ final class ToolBenchSetup implements AutoCloseable {
             }
             var doc = es.get(g -> g.index(Names.VIDEOS_INDEX).id(stream), com.fasterxml.jackson.databind.JsonNode.class);
             return doc.found() && "ended".equals(doc.source().path("status").asText())
-                    && Path.of(doc.source().path("source_uri").asText()).toAbsolutePath().startsWith(dir.toAbsolutePath());
+                    && Path.of(doc.source().path("source_uri").asText()).toAbsolutePath().startsWith(dir.toAbsolutePath())
+                    && (!detecting || count(es, Names.TRACKS_INDEX, thisPush(stream, doc.source().path("epoch_ms").asLong(), null)) > 0);
         }
     }
 
