@@ -18,10 +18,6 @@ import io.videoworld.jobs.IngestOptions;
 import io.videoworld.jobs.PerceptionOptions;
 import io.videoworld.jobs.ShotOptions;
 import io.videoworld.perception.ModelDirectory;
-import io.videoworld.perception.ObjectDetector;
-import io.videoworld.perception.TextEmbedder;
-import io.videoworld.query.QueryConfig;
-import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.TestInfra;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,9 +31,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
- * What {@code bench tools --setup} stands on, the way {@code bin/videoworld demo} builds it but in
- * this one JVM: a generated video of the asked length pushed to Kafka, the real ingest job on a
- * local Flink writing into the real Elasticsearch, and the query service with the demo's models.
+ * What {@code bench tools --setup} stands on, the way {@code bin/videoworld demo} builds it: a
+ * generated video of the asked length pushed to Kafka and the real ingest job on a local Flink
+ * writing into the real Elasticsearch, both in this JVM, and the query service with the demo's
+ * models in a JVM of its own.
  * A second push of the same video, paced in real time, is the "ingestion running" load.
  */
 final class ToolBenchSetup implements AutoCloseable {
@@ -46,9 +43,10 @@ final class ToolBenchSetup implements AutoCloseable {
     private final String topic = "bench.tools.frames";
     private final double pushFps;
     private JobClient job;
-    private QueryServer server;
+    private ServiceProcess server;
     private Thread live;
     private volatile boolean stopLive;
+    private boolean detecting;
 
     ToolBenchSetup(Path dir, double pushFps) {
         this.dir = dir;
@@ -83,7 +81,8 @@ final class ToolBenchSetup implements AutoCloseable {
         conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
         conf.set(ShotOptions.FRAME_STORE, dir.resolve("frames").toAbsolutePath().toString());
         conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
-        conf.set(DetectOptions.ENABLED, detectFps > 0);
+        detecting = detectFps > 0;
+        conf.set(DetectOptions.ENABLED, detecting);
         if (detectFps > 0) {
             conf.set(DetectOptions.FPS, detectFps);
         }
@@ -92,7 +91,11 @@ final class ToolBenchSetup implements AutoCloseable {
         job = env.executeAsync("bench-tools-ingest");
     }
 
-    /** Pushes the video as {@code stream} as fast as it encodes and waits until its frames and shots are searchable. */
+    /**
+     * Pushes the video as {@code stream} as fast as it encodes and waits until its frames and shots
+     * are searchable and, with detection on, its detections and tracks no longer grow (detection
+     * runs behind the frames: a run that stopped at the last shot left the entity rows no track).
+     */
     PushSummary pushAndAwait(Path video, String stream, long epochMs) throws Exception {
         PushSummary push = push(video, stream, epochMs, false);
         try (RestClientTransport transport = EsClients.transport(infra.elasticsearchUrl())) {
@@ -101,6 +104,8 @@ final class ToolBenchSetup implements AutoCloseable {
             Query frames = thisPush(stream, epochMs, null);
             Query shots = thisPush(stream, epochMs, "shot");
             long lastShots = -1;
+            long lastObjects = -1;
+            long objectsSince = System.currentTimeMillis();
             while (true) {
                 long f = count(es, Names.FRAMES_INDEX, frames);
                 long s = count(es, Names.SHOTS_INDEX, shots);
@@ -108,10 +113,17 @@ final class ToolBenchSetup implements AutoCloseable {
                 boolean ended = doc.found() && doc.source().path("epoch_ms").asLong() == epochMs
                         && "ended".equals(doc.source().path("status").asText());
                 // Ended, every frame indexed, and no shot added since the last look: the last shots are written after the frames.
-                boolean settled = f >= push.frames() && s > 0 && s == lastShots && ended;
+                long d = detecting ? count(es, Names.DETECTIONS_INDEX, thisPush(stream, epochMs, null)) : 0;
+                long t = detecting ? count(es, Names.TRACKS_INDEX, thisPush(stream, epochMs, null)) : 0;
+                if (d + t != lastObjects) {
+                    lastObjects = d + t;
+                    objectsSince = System.currentTimeMillis();
+                }
+                boolean objectsDone = !detecting || (d > 0 && t > 0 && System.currentTimeMillis() - objectsSince > 10_000);
+                boolean settled = f >= push.frames() && s > 0 && s == lastShots && ended && objectsDone;
                 lastShots = s;
                 if (settled) {
-                    System.out.printf("ingested %s: %d frames, %d shots%n", stream, f, s);
+                    System.out.printf("ingested %s: %d frames, %d shots, %d detections, %d tracks%n", stream, f, s, d, t);
                     return push;
                 }
                 if (System.currentTimeMillis() > deadline) {
@@ -124,7 +136,8 @@ final class ToolBenchSetup implements AutoCloseable {
 
     /**
      * Whether {@code stream} was pushed and ingested to its end before (by an earlier run of this
-     * bench on this frame store), so that a run can measure it again without pushing it again.
+     * bench on this frame store, with its tracks when detection is on), so that a run can measure it
+     * again without pushing it again.
      */
     boolean ingested(String stream) throws Exception {
         if (!Files.isDirectory(dir.resolve("frames"))) {
@@ -137,7 +150,8 @@ final class ToolBenchSetup implements AutoCloseable {
             }
             var doc = es.get(g -> g.index(Names.VIDEOS_INDEX).id(stream), com.fasterxml.jackson.databind.JsonNode.class);
             return doc.found() && "ended".equals(doc.source().path("status").asText())
-                    && Path.of(doc.source().path("source_uri").asText()).toAbsolutePath().startsWith(dir.toAbsolutePath());
+                    && Path.of(doc.source().path("source_uri").asText()).toAbsolutePath().startsWith(dir.toAbsolutePath())
+                    && (!detecting || count(es, Names.TRACKS_INDEX, thisPush(stream, doc.source().path("epoch_ms").asLong(), null)) > 0);
         }
     }
 
@@ -206,13 +220,15 @@ final class ToolBenchSetup implements AutoCloseable {
         }
     }
 
-    /** The query service over the same Elasticsearch and frame store, with the demo's embedder and detector. */
+    /**
+     * The query service over the same Elasticsearch and frame store, with the demo's models, in its
+     * own JVM as a deployment runs it ({@link ServiceProcess}): the job, Kafka and the pushes stay
+     * in this one, so their garbage collections do not pause the service.
+     */
     String startServer() throws Exception {
-        Path models = ModelDirectory.locate();
-        QueryConfig config = QueryConfig.of(infra.elasticsearchUrl(), dir.resolve("frames").toAbsolutePath().toString())
-                .withEmbedder(TextEmbedder.load(models)).withDetector(ObjectDetector.load(models, "centernet", List.of(), 0, 0.1));
-        server = new QueryServer(config).start("127.0.0.1", 0);
-        return "http://127.0.0.1:" + server.port();
+        server = ServiceProcess.start(infra.elasticsearchUrl(), dir.resolve("frames"), ModelDirectory.locate(),
+                dir.resolve("query-service.log"));
+        return server.url();
     }
 
     @Override

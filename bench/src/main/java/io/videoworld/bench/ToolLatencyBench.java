@@ -26,15 +26,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * touches no storage; every row is also printed as a ratio to it, since the machine is shared.
  *
  * <p>Self-contained: {@code bin/videoworld bench tools --setup [--live]} generates a 10-minute
- * video, pushes and ingests it into the real Elasticsearch with the ingest job on a local Flink,
- * starts the query service in this JVM and prints the table; with {@code --live} a second table
+ * video, pushes and ingests it into the real Elasticsearch with the ingest job on a local Flink
+ * (in this JVM), starts the query service in its own JVM as {@code bin/videoworld query-service}
+ * does, and prints the table; with {@code --live} a second table
  * is measured while a second copy of the video is pushed and ingested in real time. Against a
  * running demo: {@code bin/videoworld bench tools --url http://127.0.0.1:8080 --stream demo}.
  * Options: {@code --rate N} (200), {@code --seconds S} per call (5), {@code --video-seconds S} (600),
  * {@code --push-fps F} (5), {@code --detect-fps F} (4, the job's default, 0 for none), {@code --only tool,tool};
  * {@code --reuse} measures the video an earlier {@code --setup} run of this frame store ingested
  * instead of pushing it again, and {@code --skip-idle} measures only the live table, so that one
- * run of the whole bench can be split into runs of a few minutes each.
+ * run of the whole bench can be split into runs of a few minutes each ({@code --ingest-only} stops
+ * after the ingest). Before each table every call is sent in turn for {@code --warmup S} (10) at the
+ * rate, and each row is preceded by one more second of its own call, so that no row times the
+ * service's JIT warm-up.
  */
 public final class ToolLatencyBench {
     static {
@@ -61,7 +65,7 @@ public final class ToolLatencyBench {
         Set<String> only = o.containsKey("only") ? Set.of(o.get("only").split(",")) : null;
         if (!o.containsKey("setup")) {
             String base = o.getOrDefault("url", "http://127.0.0.1:8080");
-            table(base, o.getOrDefault("stream", "demo"), rate, seconds, only, "against " + base);
+            table(base, o.getOrDefault("stream", "demo"), rate, seconds, warmup(o), only, "against " + base);
             System.exit(0);
         }
         double videoSeconds = Double.parseDouble(o.getOrDefault("video-seconds", "600"));
@@ -81,17 +85,24 @@ public final class ToolLatencyBench {
                 System.out.printf("pushed and ingested %d frames (%.0f s of video at %.0f fps) in %.0f s%n", push.frames(), videoSeconds,
                         pushFps, (System.nanoTime() - t0) / 1e9);
             }
+            if (o.containsKey("ingest-only")) {
+                System.exit(0);
+            }
             String base = setup.startServer();
             if (!o.containsKey("skip-idle")) {
-                table(base, stream, rate, seconds, only, "ingestion idle");
+                table(base, stream, rate, seconds, warmup(o), only, "ingestion idle");
             }
             if (o.containsKey("live")) {
                 setup.startLive(video, stream + "-live");
                 Thread.sleep(10_000); // let the live stream reach the job before measuring
-                table(base, stream, rate, seconds, only, "ingestion running (a second stream pushed in real time)");
+                table(base, stream, rate, seconds, warmup(o), only, "ingestion running (a second stream pushed in real time)");
             }
         }
         System.exit(0);
+    }
+
+    private static int warmup(Map<String, String> o) {
+        return Integer.parseInt(o.getOrDefault("warmup", "10"));
     }
 
     private static Map<String, String> options(String[] args) {
@@ -106,7 +117,7 @@ public final class ToolLatencyBench {
                 return o;
             }
             String name = args[i].substring(2);
-            boolean flag = Set.of("setup", "live", "reuse", "skip-idle").contains(name);
+            boolean flag = Set.of("setup", "live", "reuse", "skip-idle", "ingest-only").contains(name);
             o.put(name, flag ? "true" : args[++i]);
         }
         return o;
@@ -168,14 +179,17 @@ public final class ToolLatencyBench {
     private record Sighting(double time, double[] box) {}
 
     /**
-     * The middle observation of the longest track of the video, so that an entity registered there
-     * has a track (the first detection at a fixed time may be one the tracker never confirmed);
+     * The middle observation of the longest track of the video (or of a registered entity's
+     * tracks), so that an entity registered there has a track (the first detection at a fixed time may be one the tracker never confirmed);
      * 30 s and a fixed box when nothing is tracked.
      */
     private static Sighting sighting(String base, String v) throws Exception {
         JsonNode longest = null;
         for (JsonNode e : post(base, "/v1/tools/list_entities", "{" + v + "}").path("entities")) {
-            if ("track".equals(e.path("kind").asText()) && (longest == null
+            // A registered entity counts as the track it claimed: every run registers one, and after a few
+            // runs of the same stream no track is left unclaimed.
+            boolean tracked = !e.path("tracks").isEmpty();
+            if (tracked && (longest == null
                     || e.path("total_duration").asDouble() > longest.path("total_duration").asDouble())) {
                 longest = e;
             }
@@ -212,8 +226,32 @@ public final class ToolLatencyBench {
         return r.statusCode() == 200 ? Json.MAPPER.readTree(r.body()) : Json.MAPPER.createObjectNode();
     }
 
-    private static void table(String base, String stream, int rate, int seconds, Set<String> only, String title) throws Exception {
+    private static HttpRequest request(String base, String row, String body) {
+        String name = row.split(" ")[0];
+        return body == null
+                ? HttpRequest.newBuilder(URI.create(base + "/v1/tools")).timeout(Duration.ofSeconds(10)).build()
+                : HttpRequest.newBuilder(URI.create(base + (row.startsWith("POST /v1/ask") ? "/v1/ask" : "/v1/tools/" + name)))
+                        .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static boolean skipped(String row, String body, Set<String> only) {
+        return body != null && only != null && !only.contains(row.split(" ")[0]) && !only.contains(row);
+    }
+
+    private static void table(String base, String stream, int rate, int seconds, int warmup, Set<String> only, String title)
+            throws Exception {
         Map<String, String> calls = calls(base, stream);
+        // A service just started runs interpreted code for its first seconds: the first rows measured would time the JIT.
+        List<HttpRequest> all = new ArrayList<>();
+        calls.forEach((row, body) -> {
+            if (!skipped(row, body, only)) {
+                all.add(request(base, row, body));
+            }
+        });
+        if (warmup > 0) {
+            run(all, rate, warmup);
+            drain(base);
+        }
         System.out.printf("%n%s: %d requests/s for %d s per call against %s, stream %s; load before: %s%n", title, rate, seconds, base,
                 stream, loadAverage());
         System.out.println("| call | p50 ms | p99 ms | max ms | non-2xx | p50 / ref p50 | p99 / ref p99 |");
@@ -222,20 +260,16 @@ public final class ToolLatencyBench {
         double refP99 = Double.NaN;
         List<String> notes = new ArrayList<>();
         for (Map.Entry<String, String> c : calls.entrySet()) {
-            String name = c.getKey().split(" ")[0];
-            if (c.getValue() != null && only != null && !only.contains(name) && !only.contains(c.getKey())) {
+            if (skipped(c.getKey(), c.getValue(), only)) {
                 continue;
             }
-            HttpRequest req = c.getValue() == null
-                    ? HttpRequest.newBuilder(URI.create(base + "/v1/tools")).timeout(Duration.ofSeconds(10)).build()
-                    : HttpRequest.newBuilder(URI.create(base + (c.getKey().startsWith("POST /v1/ask") ? "/v1/ask" : "/v1/tools/" + name)))
-                            .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(c.getValue())).build();
+            HttpRequest req = request(base, c.getKey(), c.getValue());
             HttpResponse<String> one = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
             if (one.statusCode() / 100 != 2) {
                 notes.add(c.getKey() + ": " + one.statusCode() + " " + one.body().substring(0, Math.min(160, one.body().length())));
             }
-            run(req, rate, 1); // warm-up
-            double[] lat = run(req, rate, seconds);
+            run(List.of(req), rate, 1); // warm-up
+            double[] lat = run(List.of(req), rate, seconds);
             drain(base);
             double p50 = pct(lat, 0.5);
             double p99 = pct(lat, 0.99);
@@ -275,8 +309,11 @@ public final class ToolLatencyBench {
         }
     }
 
-    /** Latencies in ms, sorted; the last element is the count of non-2xx answers, the one before it the max. */
-    private static double[] run(HttpRequest req, int rate, int seconds) throws Exception {
+    /**
+     * Sends {@code reqs} in turn at {@code rate} for {@code seconds}; latencies in ms, sorted, and after
+     * them the max and the count of non-2xx answers.
+     */
+    private static double[] run(List<HttpRequest> reqs, int rate, int seconds) throws Exception {
         int n = rate * seconds;
         double[] lat = new double[n];
         AtomicInteger bad = new AtomicInteger();
@@ -290,7 +327,7 @@ public final class ToolLatencyBench {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             }
             int k = i;
-            pending.add(HTTP.sendAsync(req, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
+            pending.add(HTTP.sendAsync(reqs.get(i % reqs.size()), HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
                 lat[k] = (System.nanoTime() - due) / 1e6;
                 if (e != null || r.statusCode() / 100 != 2) {
                     bad.incrementAndGet();
