@@ -37,6 +37,8 @@ public final class DesktopSession {
     public static final List<Long> FRESH = List.of(9006L, 9007L, 9008L, 9009L, 9010L);
     /** A third held-out set, first run after the returns work of #13 (tuned on none of the three). */
     public static final List<Long> FRESH_2 = List.of(9011L, 9012L, 9013L, 9014L, 9015L);
+    /** A fourth held-out set, first run after the second returns round of #13 (tuned on none of the four). */
+    public static final List<Long> FRESH_3 = List.of(9021L, 9022L, 9023L, 9024L, 9025L);
 
     /** How the desktop looks: panel "none", "top" or "bottom"; titled false draws no title bars. */
     public record Variant(String theme, String panel, boolean titled, int font) {}
