@@ -59,9 +59,10 @@ final class ScreenContinuity {
         }
         int[] pa = WindowKinds.pages(texts(before));
         int[] pb = WindowKinds.pages(texts(next));
-        if (pa != null && pb != null && (pa[1] != pb[1] || pa[0] == pb[0] && overlap < SOME_LINES)) {
-            // A document viewer counting another number of pages, or showing other lines on the same page, shows
-            // another document (look-alike names under one title: the title and the gist of the text stay).
+        if (pa != null && pb != null && (pa[1] != pb[1] || pa[0] == pb[0] && overlap < SAME_LINES)) {
+            // A document viewer counting another number of pages, or showing on the same page lines mostly not there
+            // before, shows another document (look-alike names under one title, where the title and the gist stay;
+            // boilerplate such as "Team upload." recurs in every changelog, so some shared lines say nothing).
             return false;
         }
         if (sameTitle) {
