@@ -230,7 +230,7 @@ public final class IngestJob {
             long idle = conf.get(MemoryOptions.IDLE).toMillis();
             DataStream<EpisodeBatch> batched = observations.keyBy(Observation::streamId, Types.STRING)
                     .process(new EpisodeBatcher(conf.get(MemoryOptions.MAX_BATCH).toMillis(), idle, conf.get(MemoryOptions.GRACE).toMillis(),
-                            conf.get(PerceptionOptions.ENABLED)))
+                            conf.get(PerceptionOptions.ENABLED), conf.get(ShotOptions.SCREEN_KEYFRAME_EVERY).toMillis()))
                     .name("memory batches").uid("episode-batcher");
             DataStream<EpisodeBatch> decided = AsyncDataStream.orderedWait(batched,
                             new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4,

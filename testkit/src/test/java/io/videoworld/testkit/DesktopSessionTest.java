@@ -58,6 +58,9 @@ class DesktopSessionTest {
         assertThat(DesktopSession.FRESH).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT);
         assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.FRESH_2);
         assertThat(DesktopSession.FRESH_2).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH);
+        assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.FRESH_3);
+        assertThat(DesktopSession.FRESH_3).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH)
+                .doesNotContainAnyElementsOf(DesktopSession.FRESH_2);
     }
 
     @Test

@@ -36,7 +36,12 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
      * @param expectPerception whether keyframes get perception (when off, shots are taken as soon as they close)
      */
     public EpisodeBatcher(long maxBatchMs, long idleMs, long graceMs, boolean expectPerception) {
-        this.engine = new EpisodeBatching(maxBatchMs, idleMs, graceMs, expectPerception);
+        this(maxBatchMs, idleMs, graceMs, expectPerception, 0);
+    }
+
+    /** @param screenEveryMs how often the shots read a screen that does not change (where an activity starts between two reads) */
+    public EpisodeBatcher(long maxBatchMs, long idleMs, long graceMs, boolean expectPerception, long screenEveryMs) {
+        this.engine = new EpisodeBatching(maxBatchMs, idleMs, graceMs, expectPerception, screenEveryMs);
     }
 
     @Override

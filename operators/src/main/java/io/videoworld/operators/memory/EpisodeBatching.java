@@ -36,12 +36,19 @@ final class EpisodeBatching implements java.io.Serializable {
     private final long idleMs;
     private final long graceMs;
     private final boolean expectPerception;
+    /** How often screens are read when nothing changes (the shots' periodic screen keyframes); 0: not known. */
+    private final long screenEveryMs;
 
     EpisodeBatching(long maxBatchMs, long idleMs, long graceMs, boolean expectPerception) {
+        this(maxBatchMs, idleMs, graceMs, expectPerception, 0);
+    }
+
+    EpisodeBatching(long maxBatchMs, long idleMs, long graceMs, boolean expectPerception, long screenEveryMs) {
         this.maxBatchMs = maxBatchMs;
         this.idleMs = idleMs;
         this.graceMs = graceMs;
         this.expectPerception = expectPerception;
+        this.screenEveryMs = screenEveryMs;
     }
 
     static BatcherState fresh(long epochMs) {
@@ -197,6 +204,23 @@ final class EpisodeBatching implements java.io.Serializable {
                 s.idleTimerAt(), s.openTimerAt(), tasks, last[0], views);
     }
 
+    /**
+     * Where a window that changed between keyframes {@code before} and {@code k} changed. A change
+     * that alters much of the picture is read at once (a keyframe at the change: {@code k} came
+     * sooner than the period after {@code before}); one that alters little (a light window for
+     * another light window) waits for the next periodic keyframe, so {@code k} one period after
+     * {@code before} says only that it happened in between: halfway, off by at most half a period
+     * rather than a whole one. Kept after {@code pieceStart} (a batch never starts before the one it follows).
+     */
+    private long changedAt(Perception before, Perception k, long pieceStart) {
+        long gap = k.ptsMs() - before.ptsMs();
+        if (screenEveryMs <= 0 || Math.abs(gap - screenEveryMs) >= 500) {
+            return k.ptsMs();
+        }
+        long half = before.ptsMs() + gap / 2;
+        return half > pieceStart ? half : k.ptsMs();
+    }
+
     /** Keyframes emitted as their frame passes (first, periodic), not at the shot's close. */
     static boolean timely(String role) {
         return KeyframeRef.FIRST.equals(role) || KeyframeRef.PERIODIC.equals(role);
@@ -241,13 +265,17 @@ final class EpisodeBatching implements java.io.Serializable {
         starts.add(from);
         Perception before = screen ? last[0] : null;
         continued.add(screen && before != null && (kfs.isEmpty() || ScreenContinuity.continues(before, kfs.get(0))));
+        // Whether the current piece holds a keyframe yet: a piece that starts where a change was placed (before its
+        // first keyframe, halfway from the one before) is that keyframe's, not a piece of its own.
+        boolean held = false;
         for (Perception k : kfs) {
             long pieceStart = starts.get(starts.size() - 1);
             boolean switched = screen && before != null && !ScreenContinuity.continues(before, k);
-            if (k.ptsMs() > pieceStart && (switched || k.ptsMs() - pieceStart >= maxBatchMs)) {
-                starts.add(k.ptsMs());
+            if (k.ptsMs() > pieceStart && (held || !screen) && (switched || k.ptsMs() - pieceStart >= maxBatchMs)) {
+                starts.add(switched ? changedAt(before, k, pieceStart) : k.ptsMs());
                 continued.add(screen && !switched);
             }
+            held = true;
             before = k;
         }
         int pieces = closedEnd ? starts.size() : starts.size() - 1;

@@ -57,6 +57,14 @@ final class ScreenContinuity {
                 || (ma == null) != (mb == null) && !sameStatus && overlap < SAME_LINES) {
             return false;
         }
+        int[] pa = WindowKinds.pages(texts(before));
+        int[] pb = WindowKinds.pages(texts(next));
+        if (pa != null && pb != null && (pa[1] != pb[1] || pa[0] == pb[0] && overlap < SAME_LINES)) {
+            // A document viewer counting another number of pages, or showing on the same page lines mostly not there
+            // before, shows another document (look-alike names under one title, where the title and the gist stay;
+            // boilerplate such as "Team upload." recurs in every changelog, so some shared lines say nothing).
+            return false;
+        }
         if (sameTitle) {
             return overlap >= SOME_LINES || Vectors.cosine(before.textEmbedding(), next.textEmbedding()) >= EpisodePolicy.TASK_CHANGE;
         }
@@ -114,9 +122,14 @@ final class ScreenContinuity {
 
     /** The lines of the window's content: the bands where titles, tab strips, panels and status lines are are left out. */
     static List<String> norms(Perception p) {
+        return norms(p, WindowChrome.TOP_BAND);
+    }
+
+    /** As {@link #norms(Perception)}, leaving out only the top {@code top} of the frame (0: the top band is kept too). */
+    static List<String> norms(Perception p, double top) {
         List<String> out = new ArrayList<>();
         for (TextLine l : p.lines()) {
-            if (l.y() < p.height() * WindowChrome.TOP_BAND || l.y() > p.height() * (1 - WindowChrome.BOTTOM_BAND)) {
+            if (l.y() < p.height() * top || l.y() > p.height() * (1 - WindowChrome.BOTTOM_BAND)) {
                 continue;
             }
             String n = WindowChrome.norm(l.text());

@@ -49,7 +49,10 @@ final class ScreenReturns {
             return rules;
         }
         List<String> now = lines(first);
-        if (now.size() < MIN_LINES) {
+        // With its top band too: a window returned to full screen shows at the top what it showed under its chrome when
+        // it was left (the remembered views keep the content band only, so chrome there never matches); the better share counts.
+        List<String> whole = ScreenContinuity.norms(first, 0);
+        if (whole.size() < MIN_LINES) {
             return rules;
         }
         long left = views.stream().filter(v -> v.batchSeq() == prevSeq).mapToLong(BatcherState.View::activity).findFirst().orElse(prevSeq);
@@ -59,7 +62,7 @@ final class ScreenReturns {
             if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < MIN_LINES || otherApp(app, appOf.apply(v.batchSeq()))) {
                 continue;
             }
-            double share = ScreenContinuity.overlap(now, v.lines());
+            double share = Math.max(now.size() < MIN_LINES ? 0 : ScreenContinuity.overlap(now, v.lines()), ScreenContinuity.overlap(whole, v.lines()));
             if (share >= bestShare) {
                 best = v;
                 bestShare = share;
@@ -70,7 +73,7 @@ final class ScreenReturns {
         }
         if (EpisodeBatch.RETURN.equals(rules.kind())) {
             BatcherState.View target = views.stream().filter(v -> v.batchSeq() == rules.relatedBatch()).findFirst().orElse(null);
-            if (target != null && target.lines().size() >= MIN_LINES && ScreenContinuity.overlap(now, target.lines()) < OTHER_SCREEN) {
+            if (target != null && target.lines().size() >= MIN_LINES && now.size() >= MIN_LINES && ScreenContinuity.overlap(now, target.lines()) < OTHER_SCREEN) {
                 return new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, rules.similarity());
             }
         }

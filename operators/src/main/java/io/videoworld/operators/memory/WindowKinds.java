@@ -26,7 +26,7 @@ final class WindowKinds {
     /** user@host:~/dir$ as OCR reads it at 640 px: '@' may come out as 'g' or 'e', '$' as 's'. */
     private static final Pattern PROMPT = Pattern.compile("\\b\\w{3,}[@:]?\\w*:[~\\-]?/[\\w./-]*[$#s]\\s");
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern PAGES = Pattern.compile("\\bpage\\s?\\d+\\s?of\\s?\\d+", Pattern.CASE_INSENSITIVE);
+    private static final Pattern PAGES = Pattern.compile("\\bpage\\s?(\\d+)\\s?of\\s?(\\d+)", Pattern.CASE_INSENSITIVE);
     private static final Pattern MEMBERS = Pattern.compile("\\d+\\s?members\\b|^#?\\s?chan+els$", Pattern.CASE_INSENSITIVE);
     private static final Pattern PLACES = Pattern.compile("^(places|home\\s?/\\s?\\S.*)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern FOLDER_ROW = Pattern.compile("\\d+\\s?[kKM]B\\s+Folder");
@@ -111,6 +111,22 @@ final class WindowKinds {
             java.util.regex.Matcher m = MAN_STATUS.matcher(lines.get(i));
             if (m.find()) {
                 return WindowChrome.norm(m.group(1));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The page a document viewer shows and the number of its pages ("page 3 of 12" in the top
+     * lines: {3, 12}), or null. The number of pages is a property of the document, and one page
+     * of a document always shows the same lines: two documents of one name (three
+     * {@code changelog.Debian.pdf}) differ in one or the other.
+     */
+    static int[] pages(List<String> lines) {
+        for (String l : lines.subList(0, Math.min(lines.size(), 8))) {
+            java.util.regex.Matcher m = PAGES.matcher(l);
+            if (m.find() && m.group(1).length() <= 4 && m.group(2).length() <= 4) {
+                return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
             }
         }
         return null;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
  * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
  * reported apart, and questions about the sessions' text answered with clips ({@link ScreenAnswersScore}).
- * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh} and {@code fresh-2} the second and third held-out sets (and assert
+ * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh}, {@code fresh-2} and {@code fresh-3} the second to fourth held-out sets (and assert
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone).
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DesktopMemoryEvalTest {
     private static final long EPOCH = 1_700_000_000_000L;
     // Floors, not targets (#13 asks 0.9 / 90% / 90%): under what the held-out run gives here
-    // (F1 0.92, returns 12 of 15, names 59 of 65 = 91%), because another machine's man pages and docs give other
+    // (F1 0.94, returns 13 of 15, names 60 of 65 = 92%), because another machine's man pages and docs give other
     // text and OCR varies from run to run (a return or two flips); they catch a regression, the
     // printed figures are the claim.
     private static final double F1_FLOOR = 0.85;
@@ -47,6 +47,7 @@ class DesktopMemoryEvalTest {
             case "tuning" -> DesktopSession.TUNING;
             case "fresh" -> DesktopSession.FRESH;
             case "fresh-2" -> DesktopSession.FRESH_2;
+            case "fresh-3" -> DesktopSession.FRESH_3;
             default -> Arrays.stream(which.split(",")).map(Long::parseLong).toList();
         };
         seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", seeds.size())));
@@ -101,7 +102,7 @@ class DesktopMemoryEvalTest {
         groups.forEach((k, v) -> System.out.printf("%s sessions (%s, %d s, %d px, keyframes every %.1f s): %s%n", which, k, seconds, width, every, v));
         if (which.equals("held-out") && seeds.size() == 5 && seconds == 300 && width == 640 && every == 4) {
             // Floors a little under what the held-out sessions gave when this was written (see README); the issue's
-            // targets (F1 0.9, returns 90%, app names 90%) are not reached yet.
+            // targets (F1 0.9, returns 90%, app names 90%): returns are not reached yet.
             ScreenMemoryScore all = groups.get("all");
             assertThat(all.f1()).as("boundary F1").isGreaterThanOrEqualTo(F1_FLOOR);
             assertThat(all.returnsLinked()).as("returns linked").isGreaterThanOrEqualTo(RETURNS_FLOOR);

@@ -103,4 +103,33 @@ class EpisodeEnginesTest {
         assertThat(batches).extracting(EpisodeBatch::relation).containsExactly(EpisodeBatch.NEW, EpisodeBatch.NEW, EpisodeBatch.RETURN);
         assertThat(batches.get(2).relatedBatch()).isEqualTo(batches.get(0).batchSeq());
     }
+    @Test
+    void aWindowChangeReadOnlyAtTheNextPeriodicKeyframeStartsHalfwayOneReadAtTheChangeStartsThere() {
+        // Screens read every 4 s: keyframes 0, 4, 8 show the report, 12 the files (a period after 8: the change was in between),
+        // 14 the report again (2 s after 12, sooner than the period: read at the change).
+        EpisodeBatching every4 = new EpisodeBatching(20_000, IDLE, 5_000, true, 4_000);
+        EpisodeBatching.Step step = every4.observe(null, Observation.of(shot(DESK, 0, 18)), Long.MIN_VALUE);
+        List<EpisodeBatch> batches = new ArrayList<>();
+        for (int s : new int[] {0, 4, 8, 12, 14, 17}) {
+            boolean files = s == 12;
+            io.videoworld.core.Perception p = files ? screen(DESK, s, "Home / Pictures", "holiday-photos-2023   792 kB   Folder", topic(10, 0.1))
+                    : screen(DESK, s, "report.txt", "quarterly figures for the board meeting", topic(0, 0.1));
+            step = every4.observe(step.state(), Observation.of(p), Long.MIN_VALUE);
+            batches.addAll(step.batches());
+        }
+        batches.addAll(every4.finish(step.state()).batches());
+        assertThat(batches).extracting(EpisodeBatch::startPtsMs).containsExactly(0L, 10_000L, 14_000L);
+        assertThat(batches).extracting(EpisodeBatch::app).containsExactly("editor", "files", "editor");
+        // Where the period is not known, a change is placed at the keyframe that showed it.
+        EpisodeBatching.Step plain = batching.observe(null, Observation.of(shot(DESK, 0, 18)), Long.MIN_VALUE);
+        List<EpisodeBatch> at = new ArrayList<>();
+        for (int s : new int[] {0, 4, 8, 12, 14, 17}) {
+            io.videoworld.core.Perception p = s == 12 ? screen(DESK, s, "Home / Pictures", "holiday-photos-2023   792 kB   Folder", topic(10, 0.1))
+                    : screen(DESK, s, "report.txt", "quarterly figures for the board meeting", topic(0, 0.1));
+            plain = batching.observe(plain.state(), Observation.of(p), Long.MIN_VALUE);
+            at.addAll(plain.batches());
+        }
+        at.addAll(batching.finish(plain.state()).batches());
+        assertThat(at).extracting(EpisodeBatch::startPtsMs).containsExactly(0L, 12_000L, 14_000L);
+    }
 }

@@ -51,6 +51,24 @@ class ScreenContinuityTest {
     }
 
     @Test
+    void aViewerCountingOtherPagesOrShowingOtherLinesOnOnePageShowsAnotherDocument() {
+        String title = "changelog.Debian.pdf - Document Viewer";
+        List<String> first = new ArrayList<>(List.of("changelog.Debian.pdf page 2 of 5 100%"));
+        first.addAll(MAN.subList(0, 6));
+        List<String> paged = new ArrayList<>(List.of("changelog.Debian.pdf page 3 of 5 100%"));
+        paged.addAll(MAN.subList(2, 8));
+        assertThat(ScreenContinuity.continues(frame(title, first), frame(title, paged))).as("the next page of one document").isTrue();
+        List<String> other = new ArrayList<>(List.of("changelog.Debian.pdf page 3 of 6 100%"));
+        other.addAll(MAN.subList(2, 8));
+        assertThat(ScreenContinuity.continues(frame(title, first), frame(title, other))).as("a document of another length").isFalse();
+        List<String> samePage = new ArrayList<>(List.of("changelog.Debian.pdf page 2 of 5 100%"));
+        samePage.addAll(SHELL);
+        assertThat(ScreenContinuity.continues(frame(title, first), frame(title, samePage))).as("other lines on the same page").isFalse();
+        assertThat(WindowKinds.pages(List.of(title, "changelog.Debian.pdf page3of 12 100%"))).containsExactly(3, 12);
+        assertThat(WindowKinds.pages(MAN)).isNull();
+    }
+
+    @Test
     void underATerminalTitleThatNeverChangesTheManualPageItShowsDecides() {
         String title = "user@debian: ~/work";
         List<String> tar = new ArrayList<>(MAN.subList(0, 4));

@@ -122,7 +122,7 @@ final class ScreenMemoryRun {
 
     /** The memory batcher and the MIRIX writer over what {@link #perceive} saw (the fast half). */
     Result remember(List<Tick> ticks) {
-        EpisodeBatching batching = new EpisodeBatching(20_000, 600_000, 5_000, true);
+        EpisodeBatching batching = new EpisodeBatching(20_000, 600_000, 5_000, true, Math.round(keyframeEverySec * 1000));
         EpisodeWriting writing = new EpisodeWriting(600_000);
         BatcherState state = null;
         WriterState written = null;

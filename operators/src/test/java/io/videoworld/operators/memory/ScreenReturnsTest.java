@@ -63,6 +63,31 @@ class ScreenReturnsTest {
     }
 
     @Test
+    void aDocumentReturnedToFullScreenShowsAtTheTopWhatItShowedUnderItsChrome() {
+        EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.4);
+        // gzip's page as it was left under the window's chrome, now full screen: its lines start at the top of the frame.
+        List<TextLine> top = new ArrayList<>();
+        for (int i = 0; i < GZIP.size(); i++) {
+            top.add(new TextLine(GZIP.get(i), 20, 10 + 28 * i, 10 * GZIP.get(i).length(), 18, 0.95));
+        }
+        Perception full = new Perception("desk", 0, 9, 9000, "first", top, String.join("\n", GZIP), null, null, "cpu", 1280, 800, List.of(), 9000);
+        assertThat(ScreenContinuity.norms(full)).as("the content band alone holds too few lines").hasSizeLessThan(ScreenReturns.MIN_LINES);
+        EpisodePolicy.Relation r = ScreenReturns.relate(rules, full, null, views(), 3, seq -> null);
+        assertThat(r.kind()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(r.relatedBatch()).isEqualTo(1);
+        // Another document full screen shares no line with any view: the rules stand.
+        List<String> xz = List.of("xz is a general-purpose data compression tool with", "command line syntax similar to gzip and bzip2",
+                "The native file format is the .xz format, but the", "legacy .lzma format used by LZMA Utils and raw", "compressed streams with no container are supported",
+                "Decompression of concatenated files is supported too");
+        List<TextLine> other = new ArrayList<>();
+        for (int i = 0; i < xz.size(); i++) {
+            other.add(new TextLine(xz.get(i), 20, 10 + 28 * i, 10 * xz.get(i).length(), 18, 0.95));
+        }
+        Perception fresh = new Perception("desk", 0, 9, 9000, "first", other, String.join("\n", xz), null, null, "cpu", 1280, 800, List.of(), 9000);
+        assertThat(ScreenReturns.relate(rules, fresh, null, views(), 3, seq -> null).kind()).isEqualTo(EpisodeBatch.NEW);
+    }
+
+    @Test
     void aWindowOfAnotherAppShowingTheSameTextIsNoReturn() {
         EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.7);
         // gzip's manual read in the terminal (batch 1), then the same text in the browser: a new task.
