@@ -56,8 +56,6 @@ final class BlendModel {
     static final int MIN_HALF = 2;
     /** Frames checked on each side for spill, in seconds (at least the half-width). */
     static final double SPILL_SEC = 0.2;
-    /** Values summed in one int: 32768 * 255 * 255 < 2^31. */
-    private static final int CHUNK = 32768;
 
     /** Access to the pictures around the frame being judged. */
     interface Frames {
@@ -74,12 +72,12 @@ final class BlendModel {
 
         /** {@link #bgr} widened to ints, which the JIT sums several at a time (bytes it does not). */
         default int[] ints(long position) {
-            return widen(bgr(position));
+            return MixFit.widen(bgr(position));
         }
 
         /** {@link #small} widened to ints. */
         default int[] smallInts(long position) {
-            return widen(small(position));
+            return MixFit.widen(small(position));
         }
     }
 
@@ -101,12 +99,12 @@ final class BlendModel {
         if (a.length != b.length || a.length != m.length) {
             return null;
         }
-        long dd = squaredDistance(a, b);
+        long dd = MixFit.squaredDistance(a, b);
         double change = Math.sqrt((double) dd / a.length);
         if (change < minChange) {
             return null;
         }
-        double[] at = place(a, b, m, dd);
+        double[] at = MixFit.place(a, b, m, dd);
         double mid = at[0];
         if (mid < MIN_MIX || mid > 1 - MIN_MIX || at[1] > MAX_RESIDUAL * change) {
             return null;
@@ -124,7 +122,7 @@ final class BlendModel {
                 if (f.length != a.length) {
                     return null;
                 }
-                double[] pk = place(a, b, f, dd);
+                double[] pk = MixFit.place(a, b, f, dd);
                 alpha[k] = pk[0];
                 worst = Math.max(worst, pk[1]);
                 if (worst > MAX_RESIDUAL * change) {
@@ -166,12 +164,12 @@ final class BlendModel {
         if (a.length != b.length || a.length != m.length || a.length == 0) {
             return false;
         }
-        long dd = squaredDistance(a, b);
+        long dd = MixFit.squaredDistance(a, b);
         double change = Math.sqrt((double) dd / a.length);
         if (change < 0.8 * minChange) {
             return false;
         }
-        double[] at = place(a, b, m, dd);
+        double[] at = MixFit.place(a, b, m, dd);
         return at[0] >= MIN_MIX - 0.1 && at[0] <= 1.1 - MIN_MIX && at[1] <= 1.3 * MAX_RESIDUAL * change;
     }
 
@@ -181,7 +179,7 @@ final class BlendModel {
             return false;
         }
         int[] f = fr.ints(k);
-        return f.length != a.length || Math.abs(place(a, b, f, dd)[0] - target) > MAX_SPILL;
+        return f.length != a.length || Math.abs(MixFit.place(a, b, f, dd)[0] - target) > MAX_SPILL;
     }
 
     /** Whether shifting blocks of A explains B no better than {@link #MIN_UNEXPLAINED} of their difference. */
@@ -192,63 +190,6 @@ final class BlendModel {
             dd += d * d;
         }
         return blockMatchResidual(a, b, width) >= MIN_UNEXPLAINED * Math.sqrt((double) dd / a.length);
-    }
-
-    /**
-     * Where F lies on the line from A to B ({@code dd} is |B - A|^2): its place {@code a} (0 at A,
-     * 1 at B; least squares) and the RMS distance of F from the mix {@code (1 - a) A + a B}, from
-     * one integer pass.
-     */
-    static double[] place(byte[] a, byte[] b, byte[] f, long dd) {
-        return place(widen(a), widen(b), widen(f), dd);
-    }
-
-    /**
-     * {@link #place(byte[], byte[], byte[], long)} on pictures widened to ints. The sums are exact
-     * integers in any order: int partial sums over {@link #CHUNK} values (at most 255 * 255 each)
-     * cannot overflow, which lets the JIT keep several lanes of them at once.
-     */
-    static double[] place(int[] a, int[] b, int[] f, long dd) {
-        long dot = 0;
-        long sq = 0;
-        for (int s = 0; s < a.length; s += CHUNK) {
-            int end = Math.min(a.length, s + CHUNK);
-            int d = 0;
-            int q = 0;
-            for (int i = s; i < end; i++) {
-                int e = f[i] - a[i];
-                d += e * (b[i] - a[i]);
-                q += e * e;
-            }
-            dot += d;
-            sq += q;
-        }
-        double w = (double) dot / dd;
-        return new double[] {w, Math.sqrt(Math.max(0, sq - (double) dot * dot / dd) / a.length)};
-    }
-
-    /** |B - A|^2 over all values, exact. */
-    static long squaredDistance(int[] a, int[] b) {
-        long dd = 0;
-        for (int s = 0; s < a.length; s += CHUNK) {
-            int end = Math.min(a.length, s + CHUNK);
-            int d = 0;
-            for (int i = s; i < end; i++) {
-                int x = b[i] - a[i];
-                d += x * x;
-            }
-            dd += d;
-        }
-        return dd;
-    }
-
-    /** Unsigned bytes as ints. */
-    static int[] widen(byte[] bytes) {
-        int[] out = new int[bytes.length];
-        for (int i = 0; i < bytes.length; i++) {
-            out[i] = bytes[i] & 0xFF;
-        }
-        return out;
     }
 
     /**

@@ -102,7 +102,7 @@ final class FrameWindow implements BlendModel.Frames {
     private static int[] widened(ArrayList<int[]> cache, ArrayList<byte[]> from, int i) {
         int[] v = cache.get(i);
         if (v == null) {
-            v = BlendModel.widen(from.get(i));
+            v = MixFit.widen(from.get(i));
             cache.set(i, v);
         }
         return v;

@@ -30,12 +30,12 @@ class BlendPlaceTest {
 
     private static void assertSame(byte[] a, byte[] b, byte[] f) {
         double[] want = reference(a, b, f);
-        int[] ai = BlendModel.widen(a);
-        int[] bi = BlendModel.widen(b);
-        long dd = BlendModel.squaredDistance(ai, bi);
+        int[] ai = MixFit.widen(a);
+        int[] bi = MixFit.widen(b);
+        long dd = MixFit.squaredDistance(ai, bi);
         assertThat((double) dd).isEqualTo(want[0]);
-        assertThat(BlendModel.place(ai, bi, BlendModel.widen(f), dd)).containsExactly(want[1], want[2]);
-        assertThat(BlendModel.place(a, b, f, dd)).containsExactly(want[1], want[2]);
+        assertThat(MixFit.place(ai, bi, MixFit.widen(f), dd)).containsExactly(want[1], want[2]);
+        assertThat(MixFit.place(a, b, f, dd)).containsExactly(want[1], want[2]);
     }
 
     @Test
@@ -62,7 +62,7 @@ class BlendPlaceTest {
         byte[] nearWhite = white.clone();
         nearWhite[5] = 0;
         assertSame(black, white, nearWhite);
-        assertThat(BlendModel.place(BlendModel.widen(black), BlendModel.widen(white), BlendModel.widen(white),
-                BlendModel.squaredDistance(BlendModel.widen(black), BlendModel.widen(white)))).containsExactly(1.0, 0.0);
+        assertThat(MixFit.place(MixFit.widen(black), MixFit.widen(white), MixFit.widen(white),
+                MixFit.squaredDistance(MixFit.widen(black), MixFit.widen(white)))).containsExactly(1.0, 0.0);
     }
 }

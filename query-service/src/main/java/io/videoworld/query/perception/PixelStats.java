@@ -176,7 +176,8 @@ public final class PixelStats {
         return new double[] {(double) bx / w, (double) by / h, still == 0 ? 0 : best / still, best};
     }
 
-    private static float[] grey(DecodedImage img, int w, int h) {
+    /** The picture resized to w x h in grey (the search works on luma). */
+    static float[] grey(DecodedImage img, int w, int h) {
         float[] rgb = img.rgbResized(w, h);
         float[] g = new float[w * h];
         for (int i = 0; i < g.length; i++) {

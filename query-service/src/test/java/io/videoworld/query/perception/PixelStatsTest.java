@@ -49,8 +49,8 @@ class PixelStatsTest {
     private static double[] exhaustive(DecodedImage a, DecodedImage b) {
         int w = 96;
         int h = Math.max(8, a.height() * w / a.width());
-        float[] ga = grey(a, w, h);
-        float[] gb = grey(b, w, h);
+        float[] ga = PixelStats.grey(a, w, h);
+        float[] gb = PixelStats.grey(b, w, h);
         int range = (int) (w * 0.12);
         double best = Double.MAX_VALUE;
         double still = 0;
@@ -78,15 +78,6 @@ class PixelStatsTest {
             }
         }
         return new double[] {(double) bx / w, (double) by / h, still == 0 ? 0 : best / still, best};
-    }
-
-    private static float[] grey(DecodedImage img, int w, int h) {
-        float[] rgb = img.rgbResized(w, h);
-        float[] g = new float[w * h];
-        for (int i = 0; i < g.length; i++) {
-            g[i] = 0.299f * rgb[i * 3] + 0.587f * rgb[i * 3 + 1] + 0.114f * rgb[i * 3 + 2];
-        }
-        return g;
     }
 
     @Test
