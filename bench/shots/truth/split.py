@@ -5,7 +5,7 @@ import json, os, sys
 
 here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 clips = [json.load(open(os.path.join(here, f))) for f in sorted(os.listdir(here)) if f.endswith('.json')]
-# Clips added later (the fresh held-out sets "heldout-new" and "heldout-3", and single takes added
+# Clips added later (the fresh held-out sets "heldout-new", "heldout-3" and "heldout-4", and single takes added
 # to the tune half with an "added_later" note) stay out of the rule's split.
 clips = [c for c in clips if c['split'] in ('tune', 'heldout') and 'added_later' not in c]
 
