@@ -42,6 +42,8 @@ public final class DesktopSession {
     public static final List<Long> FRESH_2 = List.of(9011L, 9012L, 9013L, 9014L, 9015L);
     /** A fourth held-out set, first run after the second returns round of #13 (tuned on none of the four). */
     public static final List<Long> FRESH_3 = List.of(9021L, 9022L, 9023L, 9024L, 9025L);
+    /** A fifth held-out set, first run after the third returns round of #13 (tuned on none of the five). */
+    public static final List<Long> FRESH_4 = List.of(9031L, 9032L, 9033L, 9034L, 9035L);
 
     /** How the desktop looks: panel "none", "top" or "bottom"; titled false draws no title bars. */
     public record Variant(String theme, String panel, boolean titled, int font) {}

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
  * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
  * reported apart, and questions about the sessions' text answered with clips ({@link ScreenAnswersScore}).
- * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh}, {@code fresh-2} and {@code fresh-3} the second to fourth held-out sets (and assert
+ * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh}, {@code fresh-2}, {@code fresh-3} and {@code fresh-4} the second to fifth held-out sets (and assert
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone).
@@ -48,6 +48,7 @@ class DesktopMemoryEvalTest {
             case "fresh" -> DesktopSession.FRESH;
             case "fresh-2" -> DesktopSession.FRESH_2;
             case "fresh-3" -> DesktopSession.FRESH_3;
+            case "fresh-4" -> DesktopSession.FRESH_4;
             default -> Arrays.stream(which.split(",")).map(Long::parseLong).toList();
         };
         seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", seeds.size())));
