@@ -65,6 +65,8 @@ class ScreenContinuityTest {
         samePage.addAll(SHELL);
         assertThat(ScreenContinuity.continues(frame(title, first), frame(title, samePage))).as("other lines on the same page").isFalse();
         assertThat(WindowKinds.pages(List.of(title, "changelog.Debian.pdf page3of 12 100%"))).containsExactly(3, 12);
+        assertThat(WindowKinds.pages(List.of("changelog.Debian,p page 2 of 8100%"))).as("the zoom read joined to the count").containsExactly(2, 8);
+        assertThat(WindowKinds.pages(List.of("LGPL-3.pdf page 1 of 16100%"))).containsExactly(1, 16);
         assertThat(WindowKinds.pages(MAN)).isNull();
     }
 
