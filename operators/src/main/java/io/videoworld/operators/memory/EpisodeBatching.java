@@ -306,7 +306,7 @@ final class EpisodeBatching implements java.io.Serializable {
                 context.remove(0);
             }
             if (screen && !in.isEmpty()) {
-                ScreenReturns.remember(views, batch, lastRead != null ? lastRead : in.get(in.size() - 1), context, tasks);
+                ScreenReturns.remember(views, batch, lastRead != null ? lastRead : in.get(in.size() - 1), in, context, tasks);
             }
         }
         return out;
