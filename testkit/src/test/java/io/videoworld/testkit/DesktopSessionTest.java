@@ -61,6 +61,9 @@ class DesktopSessionTest {
         assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.FRESH_3);
         assertThat(DesktopSession.FRESH_3).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH)
                 .doesNotContainAnyElementsOf(DesktopSession.FRESH_2);
+        assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.FRESH_4);
+        assertThat(DesktopSession.FRESH_4).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH)
+                .doesNotContainAnyElementsOf(DesktopSession.FRESH_2).doesNotContainAnyElementsOf(DesktopSession.FRESH_3);
     }
 
     @Test

@@ -35,8 +35,20 @@ public record BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, 
         views = views == null ? List.of() : views;
     }
 
-    /** Screens: what the last keyframe of batch {@code batchSeq} showed ({@code lines}: its content, normalised), and the first batch of its activity ({@link ScreenReturns}). */
-    public record View(long batchSeq, long activity, List<String> lines) {}
+    /**
+     * Screens: what the last keyframe of batch {@code batchSeq} showed ({@code lines}: its content, normalised), the first
+     * batch of its activity, and the words all its keyframes showed ({@code words}, bounded; {@link ScreenReturns}).
+     */
+    public record View(long batchSeq, long activity, List<String> lines, List<String> words) {
+        public View {
+            // State written before words were kept restores with none.
+            words = words == null ? List.of() : words;
+        }
+
+        public View(long batchSeq, long activity, List<String> lines) {
+            this(batchSeq, activity, lines, List.of());
+        }
+    }
 
     /** A closed shot and the perceptions of its keyframes received so far. */
     public record PendingShot(Segment shot, List<Perception> perceived) {}

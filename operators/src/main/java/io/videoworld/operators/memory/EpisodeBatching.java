@@ -221,6 +221,11 @@ final class EpisodeBatching implements java.io.Serializable {
         return half > pieceStart ? half : k.ptsMs();
     }
 
+    /** Whether a keyframe's perception read some text (one that read none is no evidence the window changed or stayed). */
+    private static boolean read(Perception p) {
+        return !p.isFailed() && !p.lines().isEmpty();
+    }
+
     /** Keyframes emitted as their frame passes (first, periodic), not at the shot's close. */
     static boolean timely(String role) {
         return KeyframeRef.FIRST.equals(role) || KeyframeRef.PERIODIC.equals(role);
@@ -276,7 +281,9 @@ final class EpisodeBatching implements java.io.Serializable {
                 continued.add(screen && !switched);
             }
             held = true;
-            before = k;
+            // A keyframe that read nothing (a frame caught mid-redraw) says nothing of the window: the next one is
+            // compared with the last that showed something, else a window that came up after it would continue it.
+            before = read(k) ? k : before;
         }
         int pieces = closedEnd ? starts.size() : starts.size() - 1;
         List<EpisodeBatch> out = new ArrayList<>();
@@ -288,8 +295,9 @@ final class EpisodeBatching implements java.io.Serializable {
             List<Perception> in = kfs.stream().filter(x -> x.ptsMs() >= a && x.ptsMs() < Math.max(b, a + 1)).toList();
             EpisodeBatch batch = EpisodeBatches.batch(stream, epoch, kind, shotId, sceneId, a, b, startEvent + (a - from), startEvent + (b - from), in,
                     firstSeq + i, context, tasks, tracks, continued.get(i), views);
-            if (screen && !in.isEmpty()) {
-                last[0] = in.get(in.size() - 1);
+            Perception lastRead = in.stream().filter(EpisodeBatching::read).reduce((x, y) -> y).orElse(null);
+            if (screen && lastRead != null) {
+                last[0] = lastRead;
             }
             out.add(batch);
             context.add(EpisodeBatches.digest(batch));
@@ -298,7 +306,7 @@ final class EpisodeBatching implements java.io.Serializable {
                 context.remove(0);
             }
             if (screen && !in.isEmpty()) {
-                ScreenReturns.remember(views, batch, in.get(in.size() - 1), context, tasks);
+                ScreenReturns.remember(views, batch, lastRead != null ? lastRead : in.get(in.size() - 1), in, context, tasks);
             }
         }
         return out;

@@ -65,6 +65,12 @@ final class ScreenContinuity {
             // boilerplate such as "Team upload." recurs in every changelog, so some shared lines say nothing).
             return false;
         }
+        if (sameTitle && pa == null && pb == null && overlap < SOME_LINES && FileNames.editing(ta, appA) && FileNames.editing(tb, appB)
+                && Math.min(norms(before).size(), norms(next).size()) >= ScreenReturns.MIN_LINES) {
+            // An editor under one title or tab strip: typing and new lines keep most lines, another tab (a file of
+            // the same name, a strip that names every open file) shows others, however alike its topic (two changelogs).
+            return false;
+        }
         if (sameTitle) {
             return overlap >= SOME_LINES || Vectors.cosine(before.textEmbedding(), next.textEmbedding()) >= EpisodePolicy.TASK_CHANGE;
         }

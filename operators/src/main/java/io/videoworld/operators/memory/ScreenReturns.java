@@ -27,6 +27,10 @@ final class ScreenReturns {
     /** Lines kept per view, and letters per line: bounded state (views are kept for the recent batches and the remembered tasks). */
     private static final int LINES = 24;
     private static final int CHARS = 48;
+    /** Words kept per view (a batch's keyframes), and the fewest a return by words must share. */
+    private static final int WORDS = 160;
+    static final int OWN_WORDS = 8;
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("\\b\\p{L}[\\p{L}\\p{N}]{4,}");
 
     private ScreenReturns() {}
 
@@ -71,6 +75,12 @@ final class ScreenReturns {
         if (best != null) {
             return new EpisodePolicy.Relation(EpisodeBatch.RETURN, best.batchSeq(), bestShare);
         }
+        if (app == null && EpisodeBatch.NEW.equals(rules.kind())) {
+            EpisodePolicy.Relation document = byWords(first, views, left, prevSeq);
+            if (document != null) {
+                return document;
+            }
+        }
         if (EpisodeBatch.RETURN.equals(rules.kind())) {
             BatcherState.View target = views.stream().filter(v -> v.batchSeq() == rules.relatedBatch()).findFirst().orElse(null);
             if (target != null && target.lines().size() >= MIN_LINES && now.size() >= MIN_LINES && ScreenContinuity.overlap(now, target.lines()) < OTHER_SCREEN) {
@@ -78,6 +88,61 @@ final class ScreenReturns {
             }
         }
         return rules;
+    }
+
+    /**
+     * A window that names nothing (full screen, no chrome) returned to at another page than it was
+     * left on shares no line with what it showed last, and pages of alike documents share their
+     * gist (every changelog's); but a document's own words (its package, its people, its terms)
+     * recur on its pages and appear in no other task. So: the earlier activity whose words the
+     * first screen shares, among words no other remembered activity showed, at least
+     * {@value #OWN_WORDS} of them and a quarter of the screen's words, four times as many as any other.
+     */
+    private static EpisodePolicy.Relation byWords(Perception first, List<BatcherState.View> views, long left, long prevSeq) {
+        Set<String> now = new HashSet<>(words(List.of(first), 0));
+        java.util.Map<Long, Set<String>> byActivity = new java.util.HashMap<>();
+        java.util.Map<Long, Long> latest = new java.util.HashMap<>();
+        for (BatcherState.View v : views) {
+            byActivity.computeIfAbsent(v.activity(), a -> new HashSet<>()).addAll(v.words());
+            latest.merge(v.activity(), v.batchSeq(), Math::max);
+        }
+        java.util.Map<String, Integer> seenIn = new java.util.HashMap<>();
+        byActivity.values().forEach(ws -> ws.forEach(w -> seenIn.merge(w, 1, Integer::sum)));
+        long best = -1;
+        int bestOwn = 0;
+        int second = 0;
+        for (java.util.Map.Entry<Long, Set<String>> e : byActivity.entrySet()) {
+            if (e.getKey() == left || latest.get(e.getKey()) == prevSeq) {
+                continue;
+            }
+            int own = (int) now.stream().filter(w -> e.getValue().contains(w) && seenIn.get(w) == 1).count();
+            if (own > bestOwn) {
+                second = bestOwn;
+                best = latest.get(e.getKey());
+                bestOwn = own;
+            } else {
+                second = Math.max(second, own);
+            }
+        }
+        boolean found = bestOwn >= OWN_WORDS && bestOwn * 4 >= now.size() && second * 4 <= bestOwn;
+        return found ? new EpisodePolicy.Relation(EpisodeBatch.RETURN, best, (double) bestOwn / now.size()) : null;
+    }
+
+    /** Words (a letter, then four or more letters or digits, lower case) of the keyframes' lines below the top {@code top} of the frame, bounded. */
+    static List<String> words(List<Perception> in, double top) {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        for (Perception p : in) {
+            for (io.videoworld.core.TextLine l : p.lines()) {
+                if (l.y() < p.height() * top || l.y() > p.height() * (1 - WindowChrome.BOTTOM_BAND)) {
+                    continue;
+                }
+                java.util.regex.Matcher m = WORD.matcher(l.text().toLowerCase(java.util.Locale.ROOT));
+                while (m.find() && out.size() < WORDS) {
+                    out.add(m.group());
+                }
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static boolean otherApp(String a, String b) {
@@ -89,12 +154,18 @@ final class ScreenReturns {
      * batches no longer among the recent ones ({@code context}) or the remembered tasks.
      */
     static void remember(List<BatcherState.View> views, EpisodeBatch batch, Perception last, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks) {
+        remember(views, batch, last, List.of(last), context, tasks);
+    }
+
+    /** As above, keeping the words of all the batch's keyframes {@code all} too. */
+    static void remember(List<BatcherState.View> views, EpisodeBatch batch, Perception last, List<Perception> all, List<EpisodeBatch.Digest> context,
+            List<EpisodeBatch.Digest> tasks) {
         long activity = batch.batchSeq();
         if (EpisodeBatch.CONTINUE.equals(batch.relation()) && !views.isEmpty()) {
             BatcherState.View prev = views.get(views.size() - 1);
             activity = prev.batchSeq() == batch.batchSeq() - 1 ? prev.activity() : activity;
         }
-        views.add(new BatcherState.View(batch.batchSeq(), activity, lines(last)));
+        views.add(new BatcherState.View(batch.batchSeq(), activity, lines(last), words(all, WindowChrome.TOP_BAND)));
         Set<Long> kept = new HashSet<>();
         context.forEach(d -> kept.add(d.batchSeq()));
         tasks.forEach(d -> kept.add(d.batchSeq()));

@@ -197,7 +197,7 @@ final class WindowChrome {
         return s == null ? "" : s.replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
     }
 
-    /** Whether two titles are the same words read twice (OCR noise, a modification mark aside), row by row where both have two. */
+    /** Whether two titles are the same words read twice (OCR noise, a modification mark aside; not two file types, {@link FileNames}), row by row where both have two. */
     static boolean same(String a, String b) {
         if (a == null || b == null) {
             return false;
@@ -218,7 +218,7 @@ final class WindowChrome {
             return sameAddress(ux, uy);
         }
         for (int i = 0; i < Math.min(x.length, y.length); i++) {
-            if (similarity(x[i], y[i]) < SAME_TEXT) {
+            if (similarity(x[i], y[i]) < SAME_TEXT || FileNames.otherFile(x[i], y[i])) {
                 return false;
             }
         }

@@ -26,7 +26,9 @@ final class WindowKinds {
     /** user@host:~/dir$ as OCR reads it at 640 px: '@' may come out as 'g' or 'e', '$' as 's'. */
     private static final Pattern PROMPT = Pattern.compile("\\b\\w{3,}[@:]?\\w*:[~\\-]?/[\\w./-]*[$#s]\\s");
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern PAGES = Pattern.compile("\\bpage\\s?(\\d+)\\s?of\\s?(\\d+)", Pattern.CASE_INSENSITIVE);
+    /** "page 3 of 12": the zoom after the count ("8 100%") is left out, also where OCR joined the two ("8100%"). */
+    private static final Pattern PAGES = Pattern.compile("\\bpage\\s?(\\d+)\\s?of\\s?(\\d+?)(?:\\s?\\d{2,3}%|\\b)",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern MEMBERS = Pattern.compile("\\d+\\s?members\\b|^#?\\s?chan+els$", Pattern.CASE_INSENSITIVE);
     private static final Pattern PLACES = Pattern.compile("^(places|home\\s?/\\s?\\S.*)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern FOLDER_ROW = Pattern.compile("\\d+\\s?[kKM]B\\s+Folder");

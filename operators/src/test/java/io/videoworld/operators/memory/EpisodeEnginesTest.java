@@ -132,4 +132,24 @@ class EpisodeEnginesTest {
         at.addAll(batching.finish(plain.state()).batches());
         assertThat(at).extracting(EpisodeBatch::startPtsMs).containsExactly(0L, 12_000L, 14_000L);
     }
+
+    @Test
+    void aKeyframeThatReadNothingIsNoEvidenceSoTheWindowAfterItIsComparedWithTheOneBefore() {
+        EpisodeBatching.Step step = batching.observe(null, Observation.of(shot(DESK, 0, 16)), Long.MIN_VALUE);
+        List<EpisodeBatch> batches = new ArrayList<>();
+        for (int s = 0; s < 16; s++) {
+            io.videoworld.core.Perception p = s >= 9 ? screen(DESK, s, "Home / Pictures", "holiday-photos-2023   792 kB   Folder", topic(10, 0.1))
+                    : screen(DESK, s, "report.txt", "quarterly figures for the board meeting", topic(0, 0.1));
+            if (s == 8) {
+                // A frame caught mid-redraw: OCR read no line.
+                p = new io.videoworld.core.Perception(DESK, EPOCH, s, s * 1000L, "periodic", List.of(), "", null, p.imageDescriptor(), "cpu", 1280,
+                        800, List.of(), p.eventTimeMs());
+            }
+            step = batching.observe(step.state(), Observation.of(p), Long.MIN_VALUE);
+            batches.addAll(step.batches());
+        }
+        batches.addAll(batching.finish(step.state()).batches());
+        assertThat(batches).extracting(EpisodeBatch::startPtsMs).containsExactly(0L, 9_000L);
+        assertThat(batches).extracting(EpisodeBatch::app).containsExactly("editor", "files");
+    }
 }

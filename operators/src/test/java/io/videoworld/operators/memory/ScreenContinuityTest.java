@@ -65,6 +65,8 @@ class ScreenContinuityTest {
         samePage.addAll(SHELL);
         assertThat(ScreenContinuity.continues(frame(title, first), frame(title, samePage))).as("other lines on the same page").isFalse();
         assertThat(WindowKinds.pages(List.of(title, "changelog.Debian.pdf page3of 12 100%"))).containsExactly(3, 12);
+        assertThat(WindowKinds.pages(List.of("changelog.Debian,p page 2 of 8100%"))).as("the zoom read joined to the count").containsExactly(2, 8);
+        assertThat(WindowKinds.pages(List.of("LGPL-3.pdf page 1 of 16100%"))).containsExactly(1, 16);
         assertThat(WindowKinds.pages(MAN)).isNull();
     }
 
@@ -112,6 +114,34 @@ class ScreenContinuityTest {
         assertThat(ScreenContinuity.continues(page(page1, topic, light), page(page2, otherTopic, light))).as("another document, same look").isFalse();
         assertThat(ScreenContinuity.continues(page(page1, topic, light), page(page2, sameTopic, dark))).as("another window, same topic").isFalse();
         assertThat(ScreenContinuity.continues(page(page1, topic, null), page(page2, sameTopic, null))).as("look unknown").isFalse();
+    }
+
+    @Test
+    void anEditorWhoseLinesAllChangedUnderOneTitleShowsAnotherFileWhateverItsTopic() {
+        List<String> one = List.of("binutils (2.40-2) unstable; urgency=high", "Fix a potential illegal memory access in the library",
+                "Remove the workaround for the assembler problem", "Update translations from the release branch",
+                "Build-depend on the compression library again", "Refresh the symbols of the shared library",
+                "Matthias Klose, Sun, 02 Oct 2022 09:41:07 +0200", "binutils (2.40-1) unstable; urgency=medium");
+        List<String> other = List.of("Avoid unaligned pointer reads in the image section", "Update attributes in the control file",
+                "New upstream snapshot taken from the trunk", "Only install the profiler settings when available",
+                "Matthias Klose, Mon, 10 Oct 2022 12:12:53 +0200", "Fix an internal error of the gold linker",
+                "gcc-12 (12.2.0-14) unstable; urgency=medium", "Update the Ada cross compiler packages");
+        float[] changelogs = {1, 0, 0};
+        String title = "changelog.Debian.md - gedit";
+        List<String> typed = new ArrayList<>(one);
+        typed.add(3, "a line typed into the file just now");
+        assertThat(ScreenContinuity.continues(titled(title, one, changelogs), titled(title, typed, changelogs))).as("typing").isTrue();
+        // Two files of one name (or one tab strip over both), both changelogs: no line in common is another file.
+        assertThat(ScreenContinuity.continues(titled(title, one, changelogs), titled(title, other, changelogs))).as("another file").isFalse();
+        // Not an editor (a browser page scrolled far): the topic still carries it.
+        assertThat(ScreenContinuity.continues(titled("binutils changelog - Chromium", one, changelogs),
+                titled("binutils changelog - Chromium", other, changelogs))).as("a page scrolled far").isTrue();
+    }
+
+    private static Perception titled(String title, List<String> lines, float[] embedding) {
+        Perception p = frame(title, lines);
+        return new Perception(p.streamId(), p.epochMs(), p.frameIndex(), p.ptsMs(), p.role(), p.lines(), p.text(), embedding, null, p.device(),
+                p.width(), p.height(), p.objects(), p.eventTimeMs());
     }
 
     private static Perception page(List<String> lines, float[] embedding, float[] descriptor) {

@@ -119,4 +119,36 @@ class ScreenReturnsTest {
         assertThat(views).extracting(BatcherState.View::batchSeq).containsExactly(1L, 2L);
         assertThat(views).extracting(BatcherState.View::activity).containsExactly(0L, 2L);
     }
+
+    @Test
+    void aDocumentReturnedToFullScreenAtAnotherPageIsFoundByTheWordsOnlyItShowed() {
+        List<String> secret1 = List.of("libsecret (0.20.5-3) unstable; urgency=medium", "Update list of architectures that can run tests",
+                "Jeremy Bicha <jeremy.bicha@canonical.com> Mon, 21 Feb 2022", "libsecret (0.20.4-2) unstable; urgency=medium",
+                "Build-Depend on gi-docgen for the secret service documentation", "Laurent Bigonville <bigon@debian.org> Mon, 07 Dec 2020");
+        List<String> dbus = List.of("dbus (1.14.10-1~deb12u1) bookworm; urgency=medium", "Rebuild for bookworm point release",
+                "Simon McVittie <smcv@debian.org> Sat, 14 Oct 2023", "dbus (1.13.20-1) experimental; urgency=medium",
+                "New upstream development release", "Prevent use-after-free if two usernames share a uid");
+        // Activities: 0 the libsecret changelog, 1 the dbus changelog, 2 the notes (left just now).
+        List<BatcherState.View> views = List.of(view(0, 0, secret1), view(1, 1, dbus), view(2, 2, NOTES));
+        EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.35);
+        // A later page of the libsecret changelog, full screen: no line of it was on screen before, its gist is every changelog's.
+        List<String> secret3 = List.of("libsecret (0.20.3-1) unstable; urgency=medium", "New upstream release, built with meson",
+                "Jeremy Bicha <jbicha@debian.org> Thu, 18 Jun 2020", "libsecret (0.20.2-1) unstable; urgency=medium",
+                "Laurent Bigonville drops the obsolete patches", "Use canonical secret service names in the tests");
+        EpisodePolicy.Relation r = ScreenReturns.relate(rules, frame(9, secret3), null, views, 2, seq -> null);
+        assertThat(r.kind()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(r.relatedBatch()).isEqualTo(0);
+        // Another changelog shares the words every changelog has, not the document's own.
+        List<String> gnupg = List.of("gnupg2 (2.2.40-1.1) unstable; urgency=medium", "Non-maintainer upload to fix a regression",
+                "Daniel Kahn Gillmor <dkg@fifthhorseman.net> Thu, 01 Jan 2026", "gnupg2 (2.2.40-1) unstable; urgency=medium",
+                "New upstream release with keyring fixes", "Avoid a potential downgrade to SHA1 in third-party key signatures");
+        assertThat(ScreenReturns.relate(rules, frame(9, gnupg), null, views, 2, seq -> null)).isEqualTo(rules);
+        // A window that names its app is left to the rules and its lines (a named window's title finds its task).
+        assertThat(ScreenReturns.relate(rules, frame(9, secret3), "okular", views, 2, seq -> null)).isEqualTo(rules);
+    }
+
+    private static BatcherState.View view(long seq, long activity, List<String> lines) {
+        Perception p = frame(seq, lines);
+        return new BatcherState.View(seq, activity, ScreenReturns.lines(p), ScreenReturns.words(List.of(p), WindowChrome.TOP_BAND));
+    }
 }

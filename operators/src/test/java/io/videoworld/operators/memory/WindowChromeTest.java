@@ -78,4 +78,16 @@ class WindowChromeTest {
         assertThat(WindowChrome.app("mltipetstxtrctltllstealialis-glrxExtactthli", List.of())).isNull();
         assertThat(WindowChrome.app("Music-Thunar", List.of())).isEqualTo("thunar");
     }
+
+    @Test
+    void filesOfAnotherTypeUnderAlikeTitlesAreTwoFiles() {
+        assertThat(WindowChrome.same("changelog.Debian - gedit", "changelog.Debian.md - gedit")).as("a type added").isFalse();
+        assertThat(WindowChrome.same("changelog.Debian.md-Mousepad", "changelog.Debian.txt-Mousepad")).as("another type").isFalse();
+        // One file read twice: a dot dropped, a letter misread, a mark of modification.
+        assertThat(WindowChrome.same("changelog.Debian.md-Mousepad", "changelog.Debianmd-Mousepad")).isTrue();
+        assertThat(WindowChrome.same("changelog.Debian.md - gedit", "changelog.Debain.md - gedit")).isTrue();
+        assertThat(WindowChrome.same("changelog.Debian.md - gedit", "*changelog.Debian.md - gedit")).isTrue();
+        // Not "file - App" titles: the rule says nothing (a header line of a viewer read short).
+        assertThat(FileNames.otherFile("changelog.Debian,p page 2 of 8", "changelog.Debian.pdf page 2 of 8")).isFalse();
+    }
 }
