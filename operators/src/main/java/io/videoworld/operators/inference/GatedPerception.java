@@ -123,15 +123,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         pending = getRuntimeContext().getListState(new ListStateDescriptor<>(PENDING, TypeInformation.of(Pending.class)));
         // The name keyed process operators use, so checkpoints taken when this was one restore their timers.
         timers = new SimpleTimerService(getInternalTimerService("user-timers", VoidNamespaceSerializer.INSTANCE, this));
-        // Models load on the workers while this task already runs: keyframes queue (checkpointed) until a reader is ready.
         pool = new ReaderPool(workers, models, detection, settings,
-                "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), nice, (w, error) -> submit(() -> {
-                    if (error != null) {
-                        throw new IllegalStateException("gated perception could not load its models from " + models, error);
-                    }
-                    pool.ready(w);
-                    pump();
-                }));
+                "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), nice);
         turns = new StreamTurns<>();
         decoded = new LumaCache(DECODED);
         metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size());
@@ -147,8 +140,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                 turns.add(key, p);
             }
         }
-        LOG.info("change-gated perception on {} worker thread(s) (0: the task thread) {} nicer, {} keyframes restored, models from {}",
-                workers, nice, turns.size(), models);
+        LOG.info("change-gated perception on {} worker thread(s) (0: the task thread) {} nicer, {} keyframes restored, models from {} on {}",
+                workers, nice, turns.size(), models, pool.device());
         pump();
     }
 
