@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,7 +36,10 @@ import org.slf4j.LoggerFactory;
  * fatal ({@link BulkItemOutcome}). Retries back off exponentially (0.1 s doubling to 5 s) so an
  * unreachable cluster is not hammered; an outage is logged once when it starts and once when it
  * ends. Documents refused for their content are rewritten as dead letters in
- * {@code vw-dead-letters} and sent with the next bulk request.
+ * {@code vw-dead-letters} and sent with the next bulk request. The indices are made or brought up to
+ * date on a thread of their own while the writer already takes writes (the first bulk request waits
+ * for them): done in the constructor, it kept the sink task from running for seconds of a job's start-up,
+ * and every task writing to it (the frame path included) waited once their network buffers were full.
  */
 final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
     private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchSinkWriter.class);
@@ -49,6 +53,8 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
     private final Counter retried;
     private final Counter deadLetters;
     private final ScheduledExecutorService backoff;
+    /** Done once every index exists with its current mapping; bulk requests wait for it. */
+    private final CompletableFuture<Void> indicesReady;
     private final String url;
     private int failuresInARow;
     private long outageStartedMs;
@@ -60,7 +66,6 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
         super(converter, context, config, state);
         this.transport = EsClients.transport(url);
         this.client = EsClients.async(transport);
-        EsIndices.ensure(EsClients.sync(transport), indices, indexSettings);
         var metrics = context.metricGroup();
         this.latency = metrics.histogram("vwSinkLatencyMs", new DescriptiveStatisticsHistogram(1_000));
         metrics.gauge("vwSinkLastLatencyMs", lastLatencyMs::get);
@@ -72,10 +77,41 @@ final class ElasticsearchSinkWriter extends AsyncSinkWriter<EsWrite, EsWrite> {
             t.setDaemon(true);
             return t;
         });
+        this.indicesReady = new CompletableFuture<>();
+        Thread ensure = new Thread(() -> {
+            try {
+                EsIndices.ensure(EsClients.sync(transport), indices, indexSettings);
+                indicesReady.complete(null);
+            } catch (Throwable e) {
+                indicesReady.completeExceptionally(e);
+            }
+        }, "es-sink-indices");
+        ensure.setDaemon(true);
+        ensure.start();
     }
 
     @Override
     protected void submitRequestEntries(List<EsWrite> entries, ResultHandler<EsWrite> handler) {
+        if (indicesReady.isDone() && !indicesReady.isCompletedExceptionally()) {
+            bulk(entries, handler);
+            return;
+        }
+        // Not yet made: the request waits for them off the task thread, which goes on taking writes.
+        indicesReady.whenComplete((ok, e) -> {
+            if (e != null) {
+                // As when this was done in the constructor: the task fails and restarts, the writes not acknowledged.
+                handler.completeExceptionally(new IOException("cannot create or update the indices at " + url + ": " + e, e));
+                return;
+            }
+            try {
+                bulk(entries, handler);
+            } catch (RuntimeException failed) {
+                handler.completeExceptionally(failed);
+            }
+        });
+    }
+
+    private void bulk(List<EsWrite> entries, ResultHandler<EsWrite> handler) {
         BulkRequest.Builder bulk = new BulkRequest.Builder();
         for (EsWrite w : entries) {
             if (w.isDelete()) {

@@ -12,7 +12,10 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** Creates the topics VideoWorld uses, sized for frame batches of up to a few megabytes. */
+/**
+ * Creates the topics VideoWorld uses, sized for frame batches of up to a few megabytes, and makes sure
+ * the brokers' group coordinator answers before a job's consumers need it.
+ */
 public final class KafkaTopics {
     private KafkaTopics() {}
 
@@ -36,12 +39,31 @@ public final class KafkaTopics {
                 }
             }
             if (!missing.isEmpty()) {
-                admin.createTopics(missing).all().get();
+                try {
+                    admin.createTopics(missing).all().get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
             }
+            awaitGroupCoordinator(admin);
         } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create topics: " + e.getCause().getMessage(), e.getCause());
-            }
+            throw new IllegalStateException("cannot create topics: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /**
+     * Asks for a consumer group's offsets, which a broker answers only once its group coordinator runs: on a broker
+     * never asked before that means creating {@code __consumer_offsets} (50 partitions by default) first. Done here,
+     * with the topics, rather than by the job's Kafka sources as they start, where it held the first fetch of every
+     * source for about 3 s (2 cores) while the frames were already being pushed.
+     */
+    private static void awaitGroupCoordinator(Admin admin) throws InterruptedException {
+        try {
+            admin.listConsumerGroupOffsets("videoworld-coordinator-probe").partitionsToOffsetAndMetadata().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the Kafka group coordinator does not answer: " + e.getCause().getMessage(), e.getCause());
         }
     }
 }
