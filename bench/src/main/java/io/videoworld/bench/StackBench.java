@@ -292,6 +292,14 @@ public final class StackBench {
                     lag(p.screenPerceptionLag), lag(p.cameraPerceptionLag), lag(p.detectionLag), r.timeouts(), r.failures() + p.perceptionFailed,
                     shed, pixels == 0 ? "-" : String.format("%.0f%%", 100.0 * r.ocrPixels() / pixels), r.detectSkipped(), dropped, r.bounded() ? "yes" : "no", r.load());
         }
+        for (Result r : results) {
+            StackProbe p = r.probe();
+            if (p.perceptionShed > 0) {
+                // Shed keyframes show the text of an older read: how much older is what they lose.
+                System.out.printf("%s, %d + %d: %d keyframes shed; their text carried from a read %s s older (p50 / p99), %d with nothing to carry%n",
+                        r.name(), r.screens(), r.cameras(), p.perceptionShed, lag(p.shedTextAge), p.shedNothingCarried);
+            }
+        }
         System.out.println();
         System.out.println("| run | operator (vertex) | checkpointed bytes at half time | at the end | per stream at the end |");
         System.out.println("|---|---|---:|---:|---:|");

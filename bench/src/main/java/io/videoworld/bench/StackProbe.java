@@ -23,6 +23,7 @@ final class StackProbe {
     /** Documents whose frame is older than this at the poll are looked for no more (and count as lost to the lag figures). */
     private static final long WINDOW_MS = 180_000;
 
+    private static final java.util.regex.Pattern CARRIED = java.util.regex.Pattern.compile("carried from frame (\\d+)");
     private final ElasticsearchClient es;
     private final long epoch;
     private final String prefix;
@@ -39,6 +40,9 @@ final class StackProbe {
     long perceived;
     long perceptionFailed;
     long perceptionShed;
+    /** What a shed keyframe loses: how much older (s) the keyframe its text was carried from is; {@link #shedNothingCarried} had none. */
+    final List<Double> shedTextAge = new ArrayList<>();
+    long shedNothingCarried;
     long detected;
     long lastNewMs;
 
@@ -86,7 +90,8 @@ final class StackProbe {
         if (!exists(index)) {
             return;
         }
-        var resp = es.search(s -> s.index(index).size(5000).source(src -> src.filter(f -> f.includes("stream_id", "event_time_ms", "role", "perception_status")))
+        var resp = es.search(s -> s.index(index).size(5000).source(src -> src.filter(f -> f.includes("stream_id", "event_time_ms", "role", "perception_status",
+                "frame_index", "perception_error")))
                 .query(q -> q.bool(b -> b.filter(f -> f.prefix(p -> p.field("stream_id").value(prefix)))
                         .filter(f -> f.term(t -> t.field("epoch_ms").value(epoch)))
                         .filter(f -> f.range(r -> r.date(d -> d.field("event_time_ms").gte(String.valueOf(now - WINDOW_MS)).format("epoch_millis")))))),
@@ -107,6 +112,13 @@ final class StackProbe {
             // Shed keyframes were not perceived (text carried): counted apart, and not in the lag of what was perceived.
             if ("shed".equalsIgnoreCase(status)) {
                 perceptionShed++;
+                java.util.regex.Matcher m = CARRIED.matcher(doc.path("perception_error").asText(""));
+                if (m.find()) {
+                    long step = frameStep.getOrDefault(doc.get("stream_id").asText(), 1000L);
+                    shedTextAge.add((doc.path("frame_index").asLong() - Long.parseLong(m.group(1))) * step / 1000.0);
+                } else {
+                    shedNothingCarried++;
+                }
                 continue;
             }
             perceived++;

@@ -3,6 +3,7 @@ package io.videoworld.operators.inference;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
+import io.videoworld.core.SourceInfo;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.GreyFrame;
 import java.util.ArrayList;
@@ -163,9 +164,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     @Override
     public void processElement2(StreamRecord<VideoDoc> r) throws Exception {
         VideoDoc d = r.getValue();
-        // A screenshot folder has no duration either, but a frame count: only a source with neither is live.
-        boolean live = d.source() != null && d.source().durationMs() == null && d.source().totalFrames() == null
-                && !VideoDoc.ENDED.equals(d.status());
+        boolean live = SourceInfo.isLive(d.source()) && !VideoDoc.ENDED.equals(d.status());
         Long known = liveEpoch.value();
         if (live && (known == null || known != d.epochMs())) {
             liveEpoch.update(d.epochMs());
