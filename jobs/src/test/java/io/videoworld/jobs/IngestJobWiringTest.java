@@ -81,10 +81,10 @@ class IngestJobWiringTest {
     void liveStreamsGetTheirOwnDetectorInItsOwnTaskWhenTheirNiceDiffers() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
         IngestJob.build(env, new Configuration().set(DetectOptions.LIVE_NICE, 0));
-        List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+        StreamGraph graph = env.getStreamGraph();
+        List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
         assertThat(uids).contains("detection", "detection-live", "detection-live-dead-letters", "tracker");
-        List<String> tasks = StreamSupport.stream(env.getStreamGraph().getJobGraph().getVertices().spliterator(), false).map(JobVertex::getName)
-                .toList();
+        List<String> tasks = StreamSupport.stream(graph.getJobGraph().getVertices().spliterator(), false).map(JobVertex::getName).toList();
         // A nice value is per thread: each detector is the head of its own task, and neither is in the detection read's task.
         assertThat(tasks).anyMatch(n -> n.startsWith("object detection ->") || n.equals("object detection"));
         assertThat(tasks).anyMatch(n -> n.startsWith("object detection, live streams"));

@@ -52,7 +52,8 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * recorded as {@link Perception#SHED}, the last perceived lines and objects carried and the reason
  * given, decided when its turn comes; so the newest keyframes are read and the rest of the job keeps
  * its CPU. Turns are fair: a free reader goes to the stream read longest ago, and a stream not read
- * for a turn period has its newest keyframe read whatever the limits. A file is read whole however late.
+ * for a turn period has its newest keyframe read whatever the limits. With latest-wins a live keyframe
+ * whose stream has a newer one queued is shed when its turn comes. A file is read whole however late.
  */
 public final class GatedPerception extends AbstractStreamOperator<PerceptionResult>
         implements TwoInputStreamOperator<QueuedKeyframe, VideoDoc, PerceptionResult>, Triggerable<String, VoidNamespace> {
