@@ -57,8 +57,8 @@ public final class StackBench {
     private StackBench() {}
 
     record Result(String name, int screens, int cameras, long pushed, double pushSeconds, StackProbe probe, long timeouts, long failures,
-            long ocrPixels, long ocrSkipped, long detectSkipped, Map<String, Long> stateMid, Map<String, Long> stateEnd, long heapPerStream,
-            boolean drained) {
+            long ocrPixels, long ocrSkipped, long detectSkipped, long detectDropped, Map<String, Long> stateMid, Map<String, Long> stateEnd,
+            long heapPerStream, boolean drained, String load) {
         boolean bounded() {
             double p99 = Math.max(Math.max(nz(StackProbe.pct(probe.screenPerceptionLag, 99)), nz(StackProbe.pct(probe.cameraPerceptionLag, 99))),
                     nz(StackProbe.pct(probe.detectionLag, 99)));
@@ -185,6 +185,7 @@ public final class StackBench {
             Thread.sleep(500);
         }
         long heapBefore = heapAfterGc();
+        String loadBefore = load();
 
         long epoch = (System.currentTimeMillis() / 1000 + 2) * 1000;
         String prefix = "sb" + (System.nanoTime() % 100000) + "-";
@@ -245,10 +246,22 @@ public final class StackBench {
             Result r = new Result(name, screens, cameras, pushed, pushSeconds, probe, passThrough ? 0 : rest.sum("vwPerceptionTimeouts")
                     + rest.sum("vwDetectTimeouts"), passThrough ? 0 : rest.sum("vwPerceptionFailures") + rest.sum("vwDetectFailures"),
                     passThrough ? 0 : rest.sum("vwPerceptionOcrPixels"), passThrough ? 0 : rest.sum("vwPerceptionOcrPixelsSkipped"),
-                    passThrough ? 0 : rest.sum("vwDetectSkipped") + rest.sum("vwPerceptionDetectSkipped"), stateMid, stateEnd,
-                    heap / Math.max(1, screens + cameras), drained);
+                    passThrough ? 0 : rest.sum("vwDetectSkipped") + rest.sum("vwPerceptionDetectSkipped"),
+                    passThrough ? 0 : rest.sum("vwDetectDropped"), stateMid, stateEnd, heap / Math.max(1, screens + cameras), drained,
+                    loadBefore + " -> " + load());
             job.cancel().get();
+            // Whether p99 is a start-up transient or growth: lag by when the frame was captured.
+            System.out.printf("%n%s, %d screens + %d cameras, lag over the run by capture time:%n%s", name, screens, cameras, probe.overTime(10));
             return r;
+        }
+    }
+
+    /** The one-minute load average, as uptime prints it. */
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (Exception e) {
+            return "?";
         }
     }
 
@@ -264,18 +277,28 @@ public final class StackBench {
         System.out.println();
         System.out.println("| run | screens | cameras | pushed frames/s | frame docs/s | keyframes perceived/s | samples detected/s "
                 + "| frame doc lag p50/p99 s | screen perception lag p50/p99 s | camera keyframe lag p50/p99 s | detection lag p50/p99 s "
-                + "| timeouts | failures | keyframes shed | OCR pixels read | detector calls saved | bounded |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+                + "| timeouts | failures | keyframes shed | OCR pixels read | detector calls saved | samples dropped stale | bounded | load |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         for (Result r : results) {
             StackProbe p = r.probe();
             double secs = r.pushSeconds();
             long pixels = r.ocrPixels() + r.ocrSkipped();
             long keyframes = p.perceived + p.perceptionShed;
             String shed = keyframes == 0 ? "-" : String.format("%d (%.0f%%)", p.perceptionShed, 100.0 * p.perceptionShed / keyframes);
-            System.out.printf("| %s | %d | %d | %.1f | %.1f | %.2f | %.2f | %s | %s | %s | %s | %d | %d | %s | %s | %d | %s |%n", r.name(), r.screens(),
+            long tried = p.detected + r.detectDropped();
+            String dropped = tried == 0 ? "-" : String.format("%d (%.0f%%)", r.detectDropped(), 100.0 * r.detectDropped() / tried);
+            System.out.printf("| %s | %d | %d | %.1f | %.1f | %.2f | %.2f | %s | %s | %s | %s | %d | %d | %s | %s | %d | %s | %s | %s |%n", r.name(), r.screens(),
                     r.cameras(), r.pushed() / secs, p.framesIndexed / secs, p.perceived / secs, p.detected / secs, lag(p.frameLag),
                     lag(p.screenPerceptionLag), lag(p.cameraPerceptionLag), lag(p.detectionLag), r.timeouts(), r.failures() + p.perceptionFailed,
-                    shed, pixels == 0 ? "-" : String.format("%.0f%%", 100.0 * r.ocrPixels() / pixels), r.detectSkipped(), r.bounded() ? "yes" : "no");
+                    shed, pixels == 0 ? "-" : String.format("%.0f%%", 100.0 * r.ocrPixels() / pixels), r.detectSkipped(), dropped, r.bounded() ? "yes" : "no", r.load());
+        }
+        for (Result r : results) {
+            StackProbe p = r.probe();
+            if (p.perceptionShed > 0) {
+                // Shed keyframes show the text of an older read: how much older is what they lose.
+                System.out.printf("%s, %d + %d: %d keyframes shed; their text carried from a read %s s older (p50 / p99), %d with nothing to carry%n",
+                        r.name(), r.screens(), r.cameras(), p.perceptionShed, lag(p.shedTextAge), p.shedNothingCarried);
+            }
         }
         System.out.println();
         System.out.println("| run | operator (vertex) | checkpointed bytes at half time | at the end | per stream at the end |");

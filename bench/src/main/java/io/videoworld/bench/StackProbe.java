@@ -23,6 +23,7 @@ final class StackProbe {
     /** Documents whose frame is older than this at the poll are looked for no more (and count as lost to the lag figures). */
     private static final long WINDOW_MS = 180_000;
 
+    private static final java.util.regex.Pattern CARRIED = java.util.regex.Pattern.compile("carried from frame (\\d+)");
     private final ElasticsearchClient es;
     private final long epoch;
     private final String prefix;
@@ -33,10 +34,15 @@ final class StackProbe {
     final List<Double> screenPerceptionLag = new ArrayList<>();
     final List<Double> cameraPerceptionLag = new ArrayList<>();
     final List<Double> detectionLag = new ArrayList<>();
+    /** Per lag kind ("frame doc", "screen", "camera", "detection"): {capture second since the push began, lag s}, to tell start-up from growth. */
+    final Map<String, List<double[]>> series = new java.util.LinkedHashMap<>();
     long framesIndexed;
     long perceived;
     long perceptionFailed;
     long perceptionShed;
+    /** What a shed keyframe loses: how much older (s) the keyframe its text was carried from is; {@link #shedNothingCarried} had none. */
+    final List<Double> shedTextAge = new ArrayList<>();
+    long shedNothingCarried;
     long detected;
     long lastNewMs;
 
@@ -72,7 +78,7 @@ final class StackProbe {
             long upTo = (long) bucket.aggregations().get("m").max().value();
             long before = frontier.getOrDefault(id, -step);
             for (long pts = before + step; pts <= upTo; pts += step) {
-                frameLag.add((now - (epoch + pts)) / 1000.0);
+                add("frame doc", frameLag, epoch + pts, now);
                 framesIndexed++;
                 lastNewMs = now;
             }
@@ -84,7 +90,8 @@ final class StackProbe {
         if (!exists(index)) {
             return;
         }
-        var resp = es.search(s -> s.index(index).size(5000).source(src -> src.filter(f -> f.includes("stream_id", "event_time_ms", "role", "perception_status")))
+        var resp = es.search(s -> s.index(index).size(5000).source(src -> src.filter(f -> f.includes("stream_id", "event_time_ms", "role", "perception_status",
+                "frame_index", "perception_error")))
                 .query(q -> q.bool(b -> b.filter(f -> f.prefix(p -> p.field("stream_id").value(prefix)))
                         .filter(f -> f.term(t -> t.field("epoch_ms").value(epoch)))
                         .filter(f -> f.range(r -> r.date(d -> d.field("event_time_ms").gte(String.valueOf(now - WINDOW_MS)).format("epoch_millis")))))),
@@ -96,16 +103,22 @@ final class StackProbe {
             }
             lastNewMs = now;
             JsonNode doc = h.source();
-            double lag = (now - doc.get("event_time_ms").asLong()) / 1000.0;
             if (!perception) {
                 detected++;
-                detectionLag.add(lag);
+                add("detection", detectionLag, doc.get("event_time_ms").asLong(), now);
                 continue;
             }
             String status = doc.path("perception_status").asText("ok");
             // Shed keyframes were not perceived (text carried): counted apart, and not in the lag of what was perceived.
             if ("shed".equalsIgnoreCase(status)) {
                 perceptionShed++;
+                java.util.regex.Matcher m = CARRIED.matcher(doc.path("perception_error").asText(""));
+                if (m.find()) {
+                    long step = frameStep.getOrDefault(doc.get("stream_id").asText(), 1000L);
+                    shedTextAge.add((doc.path("frame_index").asLong() - Long.parseLong(m.group(1))) * step / 1000.0);
+                } else {
+                    shedNothingCarried++;
+                }
                 continue;
             }
             perceived++;
@@ -116,8 +129,42 @@ final class StackProbe {
             if (doc.hasNonNull("role") && !timely(doc.get("role").asText())) {
                 continue;
             }
-            (doc.get("stream_id").asText().startsWith(prefix + "scr") ? screenPerceptionLag : cameraPerceptionLag).add(lag);
+            boolean screen = doc.get("stream_id").asText().startsWith(prefix + "scr");
+            add(screen ? "screen" : "camera", screen ? screenPerceptionLag : cameraPerceptionLag, doc.get("event_time_ms").asLong(), now);
         }
+    }
+
+    private void add(String kind, List<Double> lags, long eventTimeMs, long now) {
+        double lag = (now - eventTimeMs) / 1000.0;
+        lags.add(lag);
+        series.computeIfAbsent(kind, k -> new ArrayList<>()).add(new double[] {(eventTimeMs - epoch) / 1000.0, lag});
+    }
+
+    /** Lag p50 / p99 / max per {@code bucketS} seconds of capture time, one row per bucket and a column per lag kind. */
+    String overTime(int bucketS) {
+        StringBuilder sb = new StringBuilder("| captured s |");
+        int last = 0;
+        for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
+            sb.append(' ').append(e.getKey()).append(" lag p50/p99/max s (n) |");
+            for (double[] x : e.getValue()) {
+                last = Math.max(last, (int) (x[0] / bucketS));
+            }
+        }
+        sb.append("\n|---|").append("---:|".repeat(series.size())).append('\n');
+        for (int b = 0; b <= last; b++) {
+            sb.append(String.format("| %d-%d |", b * bucketS, (b + 1) * bucketS));
+            for (List<double[]> xs : series.values()) {
+                List<Double> in = new ArrayList<>();
+                for (double[] x : xs) {
+                    if ((int) (x[0] / bucketS) == b) {
+                        in.add(x[1]);
+                    }
+                }
+                sb.append(in.isEmpty() ? " - |" : String.format(" %.1f / %.1f / %.1f (%d) |", pct(in, 50), pct(in, 99), pct(in, 100), in.size()));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
     }
 
     private static boolean timely(String role) {

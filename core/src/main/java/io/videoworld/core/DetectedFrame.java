@@ -23,6 +23,20 @@ import java.util.Objects;
 public record DetectedFrame(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, int width, int height,
         boolean last, List<Detection> detections, float[] frameHistogram, String device) {
 
+    /**
+     * A live sample the detector skipped because it fell too far behind while a newer sample of its
+     * stream was waiting: no detections (null) and no size, so it has no document, and the tracker
+     * only advances its tracks over the gap.
+     */
+    public static DetectedFrame dropped(SampledFrame f, String device) {
+        return new DetectedFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), 0, 0, f.last(), null, null, device);
+    }
+
+    /** Whether this is a {@link #dropped} sample (a failure has width 0 too, but an empty list of detections). */
+    public boolean wasDropped() {
+        return width == 0 && detections == null;
+    }
+
     public String id() {
         return Ids.frame(streamId, frameIndex);
     }
@@ -42,6 +56,7 @@ public record DetectedFrame(String streamId, long epochMs, long frameIndex, long
 
     @Override
     public String toString() {
-        return "DetectedFrame[" + id() + " " + detections.size() + " objects" + (last ? ", last" : "") + "]";
+        return "DetectedFrame[" + id() + " " + (detections == null ? (width == 0 ? "dropped" : "carried") : detections.size() + " objects")
+                + (last ? ", last" : "") + "]";
     }
 }

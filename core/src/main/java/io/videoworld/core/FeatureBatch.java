@@ -11,8 +11,14 @@ import java.util.List;
  * @param sampleFps frames per second of stream time
  * @param last whether this ends a finite source
  * @param frames the frames' features in order
+ * @param live whether the source is live ({@link SourceInfo#isLive}): what falls behind may be skipped
  */
-public record FeatureBatch(String streamId, long epochMs, double sampleFps, boolean last, List<FrameFeatures> frames) {
+public record FeatureBatch(String streamId, long epochMs, double sampleFps, boolean last, List<FrameFeatures> frames, boolean live) {
+
+    /** A batch of a file or folder (not live). */
+    public FeatureBatch(String streamId, long epochMs, double sampleFps, boolean last, List<FrameFeatures> frames) {
+        this(streamId, epochMs, sampleFps, last, frames, false);
+    }
 
     /** Event time of the last frame. */
     public long lastEventTimeMs() {

@@ -32,4 +32,13 @@ public record SourceInfo(
         Long bitrateKbps,
         int width,
         int height,
-        double sampleFps) {}
+        double sampleFps) {
+
+    /**
+     * Whether a source with this description is live (a camera, a screen as it is captured): it has
+     * neither a duration nor a frame count (a screenshot folder has no duration either, but a count).
+     */
+    public static boolean isLive(SourceInfo s) {
+        return s != null && s.durationMs() == null && s.totalFrames() == null;
+    }
+}

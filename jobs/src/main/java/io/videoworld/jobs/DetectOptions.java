@@ -48,6 +48,15 @@ public final class DetectOptions {
             .defaultValue(10).withDescription("With vw.detect.own-source: the detection task's threads (the detector, its ONNX Runtime threads "
                     + "and what is chained with them: the Kafka read too without the motion gate) run this much nicer (Linux), so on busy cores frame documents, shots and keyframe perception "
                     + "go first and detection takes the idle time; 0 keeps normal priority.");
+    public static final ConfigOption<Integer> LIVE_NICE = ConfigOptions.key("vw.detect.live-nice").intType()
+            .defaultValue(-1).withDescription("With vw.detect.own-source: the nice value of live streams' detection (cameras, screens as "
+                    + "captured), when it should differ from vw.detect.nice; live streams then get their own detector (its own task and "
+                    + "model session), each detector its own chain. -1 (default): one detector at vw.detect.nice for every stream.");
+    public static final ConfigOption<Duration> LIVE_MAX_LAG = ConfigOptions.key("vw.detect.live-max-lag").durationType()
+            .defaultValue(Duration.ofSeconds(3)).withDescription("A live stream's sample more than this behind the wall clock when its "
+                    + "detection would start, while a newer sample of the stream waits, is dropped (no detection document; the tracker "
+                    + "predicts its tracks over the gap) so that the stream skips to its newest sample instead of detecting a stale queue "
+                    + "(counted in vwDetectDropped). Files and folders are never dropped. 0 detects every sample however late.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
             .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
                     + "compared) keeps that sample's detections instead of running the detector; false detects every sample. The last "

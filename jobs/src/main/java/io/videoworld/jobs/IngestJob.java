@@ -109,6 +109,22 @@ public final class IngestJob {
                 .process(new ExtractFeatures()).name("frame features for detection").uid("frame-features-detection");
     }
 
+    /** The detector over {@code samples}, ordered (the tracker needs each stream's samples in order), with its dead letters split off. */
+    private static SingleOutputStreamOperator<DetectedFrame> detector(DataStream<SampledFrame> samples, Configuration conf, int nice, String uid,
+            boolean ownChain) {
+        SingleOutputStreamOperator<DetectionResult> detected = AsyncDataStream.orderedWait(samples,
+                new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf), conf.get(DetectOptions.WORKERS),
+                        conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis(), nice,
+                        conf.get(DetectOptions.LIVE_MAX_LAG).toMillis()),
+                conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
+                .name(uid.equals("detection") ? "object detection" : "object detection, live streams").uid(uid);
+        if (ownChain) {
+            detected.startNewChain();
+        }
+        return detected.process(new SplitDeadLetters<DetectionResult, DetectedFrame>(), TypeInformation.of(DetectedFrame.class))
+                .name("detection dead letters").uid(uid + "-dead-letters");
+    }
+
     /** Adds the ingest pipeline to an environment; also used by the launcher and the tests. */
     public static void build(StreamExecutionEnvironment env, Configuration conf) {
         build(env, conf, UnaryOperator.identity());
@@ -204,15 +220,21 @@ public final class IngestJob {
             DataStream<SampledFrame> toDetect = gated ? samples.keyBy(SampledFrame::streamId, Types.STRING)
                     .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), TypeInformation.of(SampledFrame.class))
                     .name("motion gate").uid("motion-gate") : samples;
-            SingleOutputStreamOperator<DetectedFrame> detectedOrCarried = AsyncDataStream.orderedWait(toDetect,
-                            new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf),
-                                    conf.get(DetectOptions.WORKERS), conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis(),
-                                    conf.get(DetectOptions.OWN_SOURCE) ? conf.get(DetectOptions.NICE) : 0),
-                            conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
-                    .name("object detection").uid("detection")
-                    .process(new SplitDeadLetters<DetectionResult, DetectedFrame>(), TypeInformation.of(DetectedFrame.class))
-                    .name("detection dead letters").uid("detection-dead-letters");
-            dead = dead.union(detectedOrCarried.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
+            int nice = conf.get(DetectOptions.OWN_SOURCE) ? conf.get(DetectOptions.NICE) : 0;
+            int liveNice = conf.get(DetectOptions.OWN_SOURCE) && conf.get(DetectOptions.LIVE_NICE) >= 0 ? conf.get(DetectOptions.LIVE_NICE) : nice;
+            boolean split = liveNice != nice;
+            // A nice value is per thread: split, live streams get their own detector (own task, own session) at their own priority
+            // and files theirs, each starting its own chain so that neither renices the read they share.
+            SingleOutputStreamOperator<DetectedFrame> one = detector(split ? toDetect.filter(f -> !f.live()).name("files and folders for detection")
+                    : toDetect, conf, nice, "detection", split);
+            dead = dead.union(one.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
+            DataStream<DetectedFrame> detectedOrCarried = one;
+            if (split) {
+                SingleOutputStreamOperator<DetectedFrame> live = detector(toDetect.filter(SampledFrame::live).name("live streams for detection"),
+                        conf, liveNice, "detection-live", true);
+                dead = dead.union(live.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
+                detectedOrCarried = one.union(live);
+            }
             DataStream<DetectedFrame> detected = gated ? detectedOrCarried.keyBy(DetectedFrame::streamId, Types.STRING)
                     .process(new CarryDetections(trackIdle), TypeInformation.of(DetectedFrame.class))
                     .name("carry detections where nothing moved").uid("carry-detections") : detectedOrCarried;

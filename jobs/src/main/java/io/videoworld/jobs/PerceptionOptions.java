@@ -67,10 +67,15 @@ public final class PerceptionOptions {
                     + "read for this long has its newest queued keyframe read whatever live-max-queue and live-cpu-share say, so that "
                     + "every stream (a camera beside busy screens too) is read at least once a period and what is shed is the streams "
                     + "read most recently; a free reader also goes to the stream read longest ago first. 0 turns this off.");
+    public static final ConfigOption<Boolean> LIVE_LATEST_WINS = ConfigOptions.key("vw.perception.live-latest-wins").booleanType()
+            .defaultValue(true).withDescription("With the change gate on: a live stream's keyframe whose stream has a newer keyframe queued is "
+                    + "shed (text and objects carried) when its turn comes, whatever the other limits, so a stream that fell behind is read "
+                    + "at its newest keyframe; false works through its queued keyframes under the other limits.");
     private PerceptionOptions() {}
 
     public static LiveShedding shedding(Configuration conf) {
-        return new LiveShedding(conf.get(MAX_QUEUE).toMillis(), conf.get(LIVE_CPU_SHARE), conf.get(LIVE_TURN_PERIOD).toMillis());
+        return new LiveShedding(conf.get(MAX_QUEUE).toMillis(), conf.get(LIVE_CPU_SHARE), conf.get(LIVE_TURN_PERIOD).toMillis(),
+                conf.get(LIVE_LATEST_WINS));
     }
 
     public static ScreenGate.Settings gate(Configuration conf) {

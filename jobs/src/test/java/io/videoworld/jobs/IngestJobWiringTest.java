@@ -76,4 +76,23 @@ class IngestJobWiringTest {
         List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
         assertThat(uids).contains("kafka-source").doesNotContain("kafka-source-detection", "detection");
     }
+
+    @Test
+    void liveStreamsGetTheirOwnDetectorInItsOwnTaskWhenTheirNiceDiffers() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, new Configuration().set(DetectOptions.LIVE_NICE, 0));
+        StreamGraph graph = env.getStreamGraph();
+        List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+        assertThat(uids).contains("detection", "detection-live", "detection-live-dead-letters", "tracker");
+        List<String> tasks = StreamSupport.stream(graph.getJobGraph().getVertices().spliterator(), false).map(JobVertex::getName).toList();
+        // A nice value is per thread: each detector is the head of its own task, and neither is in the detection read's task.
+        assertThat(tasks).anyMatch(n -> n.startsWith("object detection ->") || n.equals("object detection"));
+        assertThat(tasks).anyMatch(n -> n.startsWith("object detection, live streams"));
+        assertThat(tasks.stream().filter(n -> n.startsWith("Source: frames from Kafka for detection"))).singleElement()
+                .satisfies(n -> assertThat(n).doesNotContain("object detection"));
+
+        StreamExecutionEnvironment same = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(same, new Configuration().set(DetectOptions.LIVE_NICE, 10));
+        assertThat(same.getStreamGraph().getStreamNodes()).extracting(StreamNode::getTransformationUID).doesNotContain("detection-live");
+    }
 }

@@ -77,8 +77,12 @@ public abstract class BatchedInference<I, O> extends RichAsyncFunction<I, O> {
                 }, 2, 200);
     }
 
+    /** Told of each request as it is queued for a batch, in arrival order, on the task thread. */
+    protected void submitted(I request) {}
+
     @Override
     public final void asyncInvoke(I request, ResultFuture<O> result) {
+        submitted(request);
         batcher.submit(request).whenComplete((out, e) -> result.complete(Collections.singletonList(
                 e == null ? out : failure(request, "inference failed after retries: " + rootMessage(e)))));
     }

@@ -39,6 +39,8 @@ public final class CarryDetections extends KeyedProcessFunction<String, Detected
         if (f.detections() != null && f.width() > 0) {
             last.update(f.detections());
             out.collect(f);
+        } else if (f.wasDropped()) {
+            out.collect(f); // skipped as stale: the reference stays for the samples after it
         } else if (f.width() == 0) {
             last.clear(); // the reference failed: what is carried from it fails too
             out.collect(f);

@@ -11,6 +11,7 @@ import io.videoworld.perception.ThreadNice;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.metrics.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * detection document (a failure, not an empty result), is logged at WARN and counted in
  * {@code vwDetectFailures}; never a failed job. A sample the motion gate marked
  * {@link SampledFrame#carry()} is decoded (for its histogram) but not detected: its detections
- * are left null for {@link CarryDetections} to fill in.
+ * are left null for {@link CarryDetections} to fill in. A live stream's sample that fell more than
+ * {@code maxLiveLagMs} behind while a newer one of its stream waits is dropped undecoded
+ * ({@link StaleSamples}, {@link DetectedFrame#dropped}; counted in {@code vwDetectDropped}).
  */
 public final class DetectionFunction extends BatchedInference<SampledFrame, DetectionResult> {
     /** The stage named in this operator's dead letters. */
@@ -33,7 +36,10 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     private final String models;
     private final DetectorSettings settings;
     private final int nice;
+    private final long maxLiveLagMs;
     private transient ObjectDetector detector;
+    private transient StaleSamples stale;
+    private transient Counter dropped;
 
     /** Which detector and how to read it; serializable so the job graph can carry it. */
     public record DetectorSettings(String model, List<String> labels, int inputSize, double minScore) implements java.io.Serializable {}
@@ -52,10 +58,16 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
      *     detector's threads created after it; only for a task that runs nothing else that must not lag
      */
     public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs, int nice) {
+        this(models, settings, workers, maxBatch, maxWaitMs, nice, 0);
+    }
+
+    /** @param maxLiveLagMs a live sample further behind than this is skipped when a newer one of its stream waits; 0 never */
+    public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs, int nice, long maxLiveLagMs) {
         super("vwDetect", workers, maxBatch, maxWaitMs);
         this.models = models;
         this.settings = settings;
         this.nice = nice;
+        this.maxLiveLagMs = maxLiveLagMs;
     }
 
     @Override
@@ -65,6 +77,8 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
         if (niceNow != Integer.MIN_VALUE) {
             LOG.info("detection threads of this subtask run at nice {}", niceNow);
         }
+        stale = new StaleSamples(maxLiveLagMs);
+        dropped = getRuntimeContext().getMetricGroup().counter("vwDetectDropped");
         detector = ObjectDetector.load(Path.of(models), settings.model(), settings.labels(), settings.inputSize(), settings.minScore());
         return "gpu".equals(detector.device());
     }
@@ -76,14 +90,31 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
                 List.of(), null, detector.device()), null);
     }
 
+    /** Live streams with samples in flight on this subtask (for tests: none once every sample is done; -1 before it opens). */
+    int streamsInFlight() {
+        return stale == null ? -1 : stale.streams();
+    }
+
+    @Override
+    protected void submitted(SampledFrame f) {
+        stale.arrived(f);
+    }
+
     @Override
     protected List<DetectionResult> infer(List<SampledFrame> batch) {
+        long now = System.currentTimeMillis();
         List<DecodedImage> images = new ArrayList<>(batch.size());
         List<Integer> decodable = new ArrayList<>(batch.size());
         List<DecodedImage> toDetect = new ArrayList<>(batch.size());
         DetectionResult[] out = new DetectionResult[batch.size()];
         for (int i = 0; i < batch.size(); i++) {
             SampledFrame f = batch.get(i);
+            if (stale.drop(f, now)) {
+                // Behind with a newer sample waiting: skipped undecoded, so the stream catches up to its newest sample.
+                dropped.inc();
+                out[i] = new DetectionResult(DetectedFrame.dropped(f, detector.device()), null);
+                continue;
+            }
             try {
                 DecodedImage img = DecodedImage.decode(f.jpeg());
                 images.add(img);
@@ -98,6 +129,9 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
             }
         }
         List<List<Detection>> detected = toDetect.isEmpty() ? List.of() : detector.detect(toDetect);
+        for (SampledFrame f : batch) {
+            stale.done(f);
+        }
         int next = 0;
         for (int k = 0; k < decodable.size(); k++) {
             SampledFrame f = batch.get(decodable.get(k));

@@ -3,6 +3,7 @@ package io.videoworld.operators.inference;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
+import io.videoworld.core.SourceInfo;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.GreyFrame;
 import java.util.ArrayList;
@@ -51,7 +52,8 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * recorded as {@link Perception#SHED}, the last perceived lines and objects carried and the reason
  * given, decided when its turn comes; so the newest keyframes are read and the rest of the job keeps
  * its CPU. Turns are fair: a free reader goes to the stream read longest ago, and a stream not read
- * for a turn period has its newest keyframe read whatever the limits. A file is read whole however late.
+ * for a turn period has its newest keyframe read whatever the limits. With latest-wins a live keyframe
+ * whose stream has a newer one queued is shed when its turn comes. A file is read whole however late.
  */
 public final class GatedPerception extends AbstractStreamOperator<PerceptionResult>
         implements TwoInputStreamOperator<QueuedKeyframe, VideoDoc, PerceptionResult>, Triggerable<String, VoidNamespace> {
@@ -163,9 +165,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     @Override
     public void processElement2(StreamRecord<VideoDoc> r) throws Exception {
         VideoDoc d = r.getValue();
-        // A screenshot folder has no duration either, but a frame count: only a source with neither is live.
-        boolean live = d.source() != null && d.source().durationMs() == null && d.source().totalFrames() == null
-                && !VideoDoc.ENDED.equals(d.status());
+        boolean live = SourceInfo.isLive(d.source()) && !VideoDoc.ENDED.equals(d.status());
         Long known = liveEpoch.value();
         if (live && (known == null || known != d.epochMs())) {
             liveEpoch.update(d.epochMs());

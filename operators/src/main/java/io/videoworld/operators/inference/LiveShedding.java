@@ -27,13 +27,18 @@ import java.util.Map;
  * and what is shed is the streams read most recently. The subtask also hands a free reader to the
  * stream read longest ago first ({@link Budget#lastTurn}), not to the keyframe that came first.
  *
+ * <p>Latest wins ({@code latestWins}): a live keyframe whose stream has a newer keyframe queued is
+ * shed when its turn comes, whatever the limits, so a stream that fell behind is read at its newest
+ * keyframe next instead of working through the ones queued before it.
+ *
  * @param maxQueueMs longest a live keyframe may queue before perception, 0 for no limit
  * @param cpuShare share of wall-clock time perception of live keyframes may use, 0 for no limit
  * @param turnPeriodMs a stream not read for this long has its newest keyframe read anyway, 0 for never
+ * @param latestWins a live keyframe with a newer one of its stream queued is shed
  */
-public record LiveShedding(long maxQueueMs, double cpuShare, long turnPeriodMs) implements Serializable {
+public record LiveShedding(long maxQueueMs, double cpuShare, long turnPeriodMs, boolean latestWins) implements Serializable {
     /** Perceive everything, however late. */
-    public static final LiveShedding OFF = new LiveShedding(0, 0, 0);
+    public static final LiveShedding OFF = new LiveShedding(0, 0, 0, false);
     /** How far ahead the time bucket fills: a burst of changes after a quiet while is read whole. */
     static final long BURST_MS = 10_000;
     /** Streams whose last turn a subtask remembers (a stream is forgotten when it goes idle; this bounds the rest). */
@@ -42,6 +47,11 @@ public record LiveShedding(long maxQueueMs, double cpuShare, long turnPeriodMs) 
     /** The two limits without turns between streams. */
     public LiveShedding(long maxQueueMs, double cpuShare) {
         this(maxQueueMs, cpuShare, 0);
+    }
+
+    /** The two limits and turns, every queued keyframe considered (no latest-wins). */
+    public LiveShedding(long maxQueueMs, double cpuShare, long turnPeriodMs) {
+        this(maxQueueMs, cpuShare, turnPeriodMs, false);
     }
 
     /** A shed keyframe's record: {@code prev}'s lines and objects carried (null: nothing perceived earlier), the reason given; decodes nothing. */
@@ -90,6 +100,9 @@ public record LiveShedding(long maxQueueMs, double cpuShare, long turnPeriodMs) 
             if (limits.cpuShare() > 0) {
                 bucketMs = lastMs == Long.MIN_VALUE ? bucketMs : Math.min(BURST_MS, bucketMs + (nowMs - lastMs) * limits.cpuShare());
                 lastMs = nowMs;
+            }
+            if (stream != null && !newest && limits.latestWins()) {
+                return "a newer keyframe of the stream is queued (latest wins)";
             }
             if (stream != null && newest && limits.turnPeriodMs() > 0) {
                 Turn since = turns.get(stream);

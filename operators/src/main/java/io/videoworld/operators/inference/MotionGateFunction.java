@@ -61,7 +61,7 @@ public final class MotionGateFunction extends KeyedProcessFunction<String, Sampl
         if (!detect) {
             skipped.inc();
         }
-        out.collect(detect ? f : new SampledFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.last(), true, f.jpeg()));
+        out.collect(detect ? f : new SampledFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), f.last(), true, f.jpeg(), f.live()));
         if (f.last()) {
             memory.clear();
             IdleTimer.cancel(timer, ctx.timerService());

@@ -5,6 +5,7 @@ import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameFeatures;
+import io.videoworld.core.SourceInfo;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -49,6 +50,6 @@ public final class ExtractFeatures extends ProcessFunction<FrameBatch, FeatureBa
             return;
         }
         double fps = batch.source() != null && batch.source().sampleFps() > 0 ? batch.source().sampleFps() : 25;
-        out.collect(new FeatureBatch(batch.streamId(), batch.epochMs(), fps, batch.last(), features));
+        out.collect(new FeatureBatch(batch.streamId(), batch.epochMs(), fps, batch.last(), features, SourceInfo.isLive(batch.source())));
     }
 }

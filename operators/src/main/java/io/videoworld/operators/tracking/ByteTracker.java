@@ -102,6 +102,26 @@ public final class ByteTracker {
                 l.reidentified, List.copyOf(l.timeline), l.appearance);
     }
 
+    /**
+     * A sample the detector skipped (dropped as stale): it counts as a sample, so lost tracks age by
+     * the gap in time, and the tracks' boxes are predicted over it, but nothing is matched, born or
+     * ended here (the next detected sample does that with the gap counted).
+     */
+    public void skip(DetectedFrame f) {
+        samples++;
+        lastPtsMs = f.ptsMs();
+        lastEventTimeMs = f.eventTimeMs();
+        for (LiveTrack l : tracks) {
+            if (DORMANT.equals(l.status) || (TRACKED.equals(l.status) && !l.activated)) {
+                continue;
+            }
+            if (!TRACKED.equals(l.status)) {
+                l.mean[7] = 0;
+            }
+            BoxKalman.predict(l.mean, l.cov);
+        }
+    }
+
     /** Processes one sampled frame. */
     public Step update(DetectedFrame f) {
         samples++;

@@ -39,7 +39,8 @@ public final class SampleFrames implements FlatMapFunction<FeatureBatch, Sampled
             }
             boolean last = batch.last() && i == frames.size() - 1;
             if (last || slot(f.ptsMs()) != slot(previous)) {
-                out.collect(new SampledFrame(batch.streamId(), batch.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), last, false, f.jpeg()));
+                out.collect(new SampledFrame(batch.streamId(), batch.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(), last, false, f.jpeg(),
+                        batch.live()));
             }
         }
     }

@@ -60,7 +60,10 @@ public final class TrackerOperator extends KeyedProcessFunction<String, Detected
             return;
         }
         ByteTracker t = s == null ? new ByteTracker(params, f.epochMs()) : ByteTracker.restore(params, s);
-        if (f.width() > 0) {
+        if (f.wasDropped()) {
+            // The detector skipped this live sample as stale: tracks move on over the gap (predicted, aged), none is matched.
+            t.skip(f);
+        } else if (f.width() > 0) {
             ByteTracker.Step step = t.update(f);
             Set<LiveTrack> written = new HashSet<>();
             for (LiveTrack l : step.born()) {

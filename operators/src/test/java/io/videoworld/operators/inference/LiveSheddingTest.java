@@ -46,4 +46,18 @@ class LiveSheddingTest {
         b.forget("scr");
         assertThat(b.streams()).isZero();
     }
+
+    @Test
+    void latestWinsShedsAnyKeyframeWithANewerOneOfItsStreamQueuedAndOnlyThose() {
+        LiveShedding.Budget b = new LiveShedding.Budget(new LiveShedding(0, 0, 10_000, true));
+        b.seen("scr", 0);
+        assertThat(b.shed("scr", 100, 1_000, true, false)).as("even a stream's first, when a newer one waits").contains("latest wins");
+        assertThat(b.shed("scr", 100, 1_000, true, true)).as("its newest: no limit says shed").isNull();
+        assertThat(b.shed("scr", 60_000, 70_000, false, false)).as("overdue, but not its newest").contains("latest wins");
+
+        LiveShedding.Budget without = new LiveShedding.Budget(new LiveShedding(0, 0, 10_000));
+        assertThat(without.shed("scr", 100, 1_000, true, false)).isNull();
+        b.forget("scr");
+        assertThat(b.streams()).isZero();
+    }
 }

@@ -67,6 +67,39 @@ class LiveTurnsTest {
         }
     }
 
+    @Test
+    void latestWinsReadsALiveStreamAtItsNewestKeyframeAndAFileWhole() throws Exception {
+        byte[] one = small("Inbox three unread");
+        byte[] newest = small("Invoice paid today");
+        // While a1 is read, a2-a4 queue: a2 and a3 have a newer keyframe of a behind them, so they are shed for a4. No other limit.
+        List<Keyframe> in = List.of(keyframe("a", 1, one), keyframe("a", 2, one), keyframe("a", 3, one), keyframe("a", 4, newest),
+                keyframe("f", 1, one), keyframe("f", 2, newest));
+        try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, io.videoworld.core.PerceptionResult>(
+                new GatedPerception(ModelDirectory.locate().toString(), null, new ScreenGate.Settings(true, 20, 0.5), IDLE,
+                        new LiveShedding(0, 0, 0, true), 1, 16),
+                QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING)) {
+            h.open();
+            h.processElement2(live("a"), EVENT);
+            for (Keyframe k : in) {
+                h.processElement1(new QueuedKeyframe(k, 0), k.eventTimeMs());
+            }
+            drain(h, 6);
+            List<Perception> out = h.extractOutputValues().stream().map(r -> r.value()).toList();
+            List<Perception> a = out.stream().filter(p -> p.streamId().equals("a")).toList();
+            List<Perception> f = out.stream().filter(p -> p.streamId().equals("f")).toList();
+            assertThat(a).extracting(p -> p.frameIndex() + (p.isShed() ? " shed" : " read")).containsExactly("1 read", "2 shed", "3 shed", "4 read");
+            assertThat(a.get(1).failure()).contains("latest wins").contains("carried from frame 1");
+            assertThat(a.get(2).lines()).as("a1's text carried").extracting(l -> l.text().replace(" ", "")).anyMatch(t -> t.contains("unread"));
+            assertThat(a.get(3).lines()).extracting(l -> l.text().replace(" ", "")).anyMatch(t -> t.contains("paid"));
+            assertThat(f).as("a file is read whole").noneMatch(Perception::isShed).hasSize(2);
+
+            h.processBothWatermarks(new Watermark(EVENT + 10_000 + IDLE));
+            assertThat(h.numKeyedStateEntries()).as("no state left").isZero();
+            assertThat(h.numEventTimeTimers()).as("no timers left").isZero();
+            assertThat(((GatedPerception) h.getOperator()).streamsRemembered()).isZero();
+        }
+    }
+
     private static VideoDoc live(String stream) {
         SourceInfo info = new SourceInfo(1, null, null, "jpeg", false, 0, 0, null, null, 480, 120, 1);
         return new VideoDoc(stream, SourceKind.SCREEN, "test", info, 5L, EVENT, EVENT, 0, 1, 1, 0, 0, 480, 120, VideoDoc.LIVE);

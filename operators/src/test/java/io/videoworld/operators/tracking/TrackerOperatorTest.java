@@ -87,4 +87,38 @@ class TrackerOperatorTest {
         assertThat(docs()).hasSize(before);
         assertThat(docs().get(docs().size() - 1).epochMs()).isEqualTo(2L);
     }
+
+    @Test
+    void samplesDroppedAsStaleAreAGapTheTracksAreCarriedAcrossNotMatched() throws Exception {
+        List<DetectedFrame> withGap = new java.util.ArrayList<>(frames);
+        for (int i = 70; i < 73; i++) {
+            DetectedFrame f = frames.get(i);
+            withGap.set(i, DetectedFrame.dropped(new io.videoworld.core.SampledFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(),
+                    f.eventTimeMs(), false, false, new byte[0], true), "cpu"));
+        }
+        feed(withGap);
+        List<TrackDoc> gapped = List.copyOf(docs());
+        assertThat(gapped).isNotEmpty();
+        // No track saw the dropped samples, and the gap (3 samples, well inside vw.track.lost) broke no track.
+        assertThat(gapped).allMatch(d -> d.timeline().stream().noneMatch(p -> p.frameIndex() >= 70 && p.frameIndex() < 73));
+        assertThat(harness.numKeyedStateEntries()).isZero();
+        assertThat(harness.numEventTimeTimers()).isZero();
+        close();
+        open();
+        feed(frames);
+        long whole = docs().stream().map(TrackDoc::trackNumber).distinct().count();
+        assertThat(gapped.stream().map(TrackDoc::trackNumber).distinct().count()).isEqualTo(whole);
+    }
+
+    @Test
+    void aSkippedSampleCountsAndMovesTheTracksOn() {
+        ByteTracker t = new ByteTracker(TrackerParams.defaults(30, 90), 1L);
+        t.update(frames.get(0));
+        t.update(frames.get(1));
+        DetectedFrame f = frames.get(2);
+        t.skip(DetectedFrame.dropped(new io.videoworld.core.SampledFrame(f.streamId(), f.epochMs(), f.frameIndex(), f.ptsMs(), f.eventTimeMs(),
+                false, false, new byte[0], true), "cpu"));
+        assertThat(t.samples()).isEqualTo(3);
+        assertThat(t.lastPtsMs()).isEqualTo(f.ptsMs());
+    }
 }

@@ -1,0 +1,60 @@
+package io.videoworld.operators.inference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.DetectionResult;
+import io.videoworld.core.SampledFrame;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.testkit.MalformedRecords;
+import java.awt.Color;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.ExecutionConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real detector through Flink's ordered async operator: a live stream's samples that are stale
+ * while a newer one waits are dropped (no size, no detections) and its newest is detected; a file's
+ * samples are all detected however late; in stream order, and nothing is remembered afterwards.
+ */
+class DetectionDropsTest {
+
+    @Test
+    void aLiveStreamBehindSkipsToItsNewestSampleWhileAFileIsDetectedWhole() throws Exception {
+        byte[] jpeg = MalformedRecords.jpeg(320, 180, Color.GRAY);
+        long behind = System.currentTimeMillis() - 20_000;
+        List<SampledFrame> in = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            in.add(new SampledFrame("cam", 1L, i, i * 250L, behind + i * 250L, false, false, jpeg, true));
+            in.add(new SampledFrame("file", 1L, i, i * 250L, behind + i * 250L, false, false, jpeg, false));
+        }
+        // A batch waits up to 5 s to fill, so every sample is queued when the detector starts: the drops do not depend on timing.
+        DetectionFunction fn = new DetectionFunction(ModelDirectory.locate().toString(),
+                new DetectionFunction.DetectorSettings("centernet", List.of(), 0, 0.1), 1, 16, 5_000, 0, 3_000);
+        List<DetectedFrame> out;
+        try (OneInputStreamOperatorTestHarness<SampledFrame, DetectionResult> h = new OneInputStreamOperatorTestHarness<>(
+                new AsyncWaitOperatorFactory<>(fn, 120_000, 16, AsyncDataStream.OutputMode.ORDERED),
+                TypeInformation.of(SampledFrame.class).createSerializer(new ExecutionConfig().getSerializerConfig()))) {
+            h.open();
+            for (SampledFrame f : in) {
+                h.processElement(f, f.eventTimeMs());
+            }
+            h.endInput();
+            out = h.extractOutputValues().stream().map(DetectionResult::value).toList();
+            assertThat(fn.streamsInFlight()).as("nothing remembered once the newest samples are done").isZero();
+        }
+        assertThat(out).extracting(DetectedFrame::frameIndex).containsExactly(0L, 0L, 1L, 1L, 2L, 2L, 3L, 3L, 4L, 4L);
+        List<DetectedFrame> cam = out.stream().filter(f -> f.streamId().equals("cam")).toList();
+        List<DetectedFrame> file = out.stream().filter(f -> f.streamId().equals("file")).toList();
+        assertThat(cam.subList(0, 4)).allMatch(DetectedFrame::wasDropped).allMatch(f -> f.width() == 0 && f.detections() == null);
+        assertThat(cam.get(4).wasDropped()).isFalse();
+        assertThat(cam.get(4).width()).isEqualTo(320);
+        assertThat(cam.get(4).detections()).isNotNull();
+        assertThat(file).noneMatch(DetectedFrame::wasDropped).allMatch(f -> f.width() == 320 && f.detections() != null);
+    }
+}
