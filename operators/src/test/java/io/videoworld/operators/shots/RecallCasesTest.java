@@ -2,8 +2,6 @@ package io.videoworld.operators.shots;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.core.SourceKind;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.IntFunction;
@@ -26,15 +24,7 @@ class RecallCasesTest {
 
     /** Shot starts (ms) the default tracker finds in {@code n} pictures. */
     private static List<Long> shotStarts(int n, IntFunction<byte[]> picture) {
-        List<Long> starts = new ArrayList<>();
-        ShotTracker tracker = ShotTracker.start(ShotParams.defaults(), FPS);
-        ShotTracker.Output out = ShotTracker.Output.shots(s -> starts.add(s.startPtsMs()));
-        for (int i = 0; i < n; i++) {
-            long pts = Math.round(i * 1000 / FPS);
-            tracker.accept(FeatureExtractor.fromBgr("s", SourceKind.VIDEO, "synthetic", i, pts, W, H, picture.apply(i), W, H), out);
-        }
-        tracker.finish(out);
-        return starts;
+        return TrackerRuns.shotStarts(W, H, FPS, n, picture);
     }
 
     private static long ms(double frame) {
