@@ -11,9 +11,7 @@ import io.videoworld.core.Json;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
-import io.videoworld.operators.shots.BoundaryEvaluation;
 import io.videoworld.operators.shots.BoundaryEvaluation.Detection;
-import io.videoworld.operators.shots.BoundaryEvaluation.Result;
 import io.videoworld.operators.shots.BoundaryEvaluation.Truth;
 import io.videoworld.operators.shots.FeatureExtractor;
 import io.videoworld.operators.shots.RealClips;
@@ -30,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Shot detection, like for like: VideoWorld and PySceneDetect's ContentDetector and
@@ -46,7 +43,7 @@ import java.util.stream.Stream;
  * </ul>
  *
  * Sets: the real-footage truth ({@code bench/shots/truth}, clips from {@code deploy/samples.sh
- * --shots}), its tuning half and its held-out half reported apart; and generated clips whose seeds
+ * --shots}), its tuning half and each held-out set reported apart and pooled ({@link ShotBenchReport}); and generated clips whose seeds
  * no default was tuned on. Accuracy: class-agnostic precision and recall with a tolerance of
  * 0.5 s (a true gradual transition matches anywhere in its span widened by it), detections in a
  * clip's ignored stretches dropped. The shot operator alone, on thumbnails made outside the timed
@@ -56,11 +53,11 @@ import java.util.stream.Stream;
  * (VideoWorld's detectors; the defaults when left out).
  */
 public final class ShotBench {
-    private static final double TOLERANCE = 0.5;
+    static final double TOLERANCE = 0.5;
     private static final long[] SEEDS = {101, 202, 303};
-    private static final String OURS = "VideoWorld";
-    private static final String CONTENT = "PySceneDetect Content";
-    private static final String ADAPTIVE = "PySceneDetect Adaptive";
+    static final String OURS = "VideoWorld";
+    static final String CONTENT = "PySceneDetect Content";
+    static final String ADAPTIVE = "PySceneDetect Adaptive";
 
     private ShotBench() {}
 
@@ -126,9 +123,9 @@ public final class ShotBench {
         if (pyscenedetect != null) {
             pySceneDetect(pyscenedetect, items, pts, outs);
         }
-        report(items, outs, pyscenedetect != null, list);
+        ShotBenchReport.report(items, outs, pyscenedetect != null, list);
         if (pyscenedetect != null) {
-            sameFrames(items, outs);
+            ShotBenchReport.sameFrames(items, outs);
         }
         if (only == null || only.equals("synthetic")) {
             operatorOnly(synthetic);
@@ -184,143 +181,6 @@ public final class ShotBench {
         if (p.waitFor() != 0) {
             throw new IllegalStateException("PySceneDetect run failed: " + String.join(" ", cmd));
         }
-    }
-
-    private static void report(List<Item> items, Map<String, Map<String, Out>> outs, boolean withReference, boolean list) {
-        List<String> systems = withReference ? List.of(OURS, CONTENT, ADAPTIVE) : List.of(OURS);
-        System.out.println();
-        System.out.printf(Locale.ROOT, "Per file: precision/recall at %.1f s (class-agnostic), frames/s from the file, decoding included.%n",
-                TOLERANCE);
-        StringBuilder head = new StringBuilder("| set | file | kind | s | true |");
-        StringBuilder rule = new StringBuilder("|---|---|---|---:|---:|");
-        for (String s : systems) {
-            head.append(' ').append(s).append(" P/R (det) | fps |");
-            rule.append("---:|---:|");
-        }
-        System.out.println(head);
-        System.out.println(rule);
-        for (Item it : items) {
-            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %d |", it.set(), it.file(), it.kind(),
-                    it.seconds(), it.truths().size()));
-            for (String s : systems) {
-                Out o = outs.get(it.file()).get(s);
-                Result r = BoundaryEvaluation.evaluate(it.truths(), o.detections(), TOLERANCE);
-                row.append(String.format(Locale.ROOT, " %s/%s (%d) | %.0f |", pr(r.all().precision(), r.all().detections()),
-                        pr(r.all().recall(), r.all().truths()), r.all().detections(), o.frames() / o.seconds()));
-            }
-            System.out.println(row);
-            if (list) {
-                System.out.println("    truth: " + it.truths().stream().map(t -> String.format(Locale.ROOT, "%s %.2f-%.2f", t.gradual() ? "G" : "C",
-                        t.start(), t.end())).toList());
-                for (String s : systems) {
-                    System.out.println("    " + s + ": " + outs.get(it.file()).get(s).detections().stream()
-                            .map(d -> String.format(Locale.ROOT, "%s%.2f", d.gradual() ? "G" : "", d.time())).toList());
-                }
-            }
-        }
-        System.out.println();
-        System.out.println("Totals (detections of all clips of a set pooled; frames/s = all frames / all seconds):");
-        System.out.println("| set | system | true | detected | P | R | F1 | single-take false/5 min | frames/s | vs Adaptive | vs Content |");
-        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for (String set : Stream.concat(RealClips.SPLITS.stream(), Stream.of("synthetic")).toList()) {
-            List<Item> of = items.stream().filter(i -> i.set().equals(set)).toList();
-            if (of.isEmpty()) {
-                continue;
-            }
-            Map<String, Double> fps = new LinkedHashMap<>();
-            for (String s : systems) {
-                fps.put(s, of.stream().mapToLong(i -> outs.get(i.file()).get(s).frames()).sum()
-                        / of.stream().mapToDouble(i -> outs.get(i.file()).get(s).seconds()).sum());
-            }
-            for (String s : systems) {
-                List<Truth> truths = new ArrayList<>();
-                List<Detection> dets = new ArrayList<>();
-                double offset = 0;
-                double singleSeconds = 0;
-                int singleFalse = 0;
-                for (Item i : of) {
-                    for (Truth t : i.truths()) {
-                        truths.add(new Truth(t.gradual(), t.start() + offset, t.end() + offset));
-                    }
-                    for (Detection d : outs.get(i.file()).get(s).detections()) {
-                        dets.add(new Detection(d.gradual(), d.time() + offset));
-                    }
-                    if (i.clip() != null && i.clip().singleTake()) {
-                        singleSeconds += i.seconds();
-                        singleFalse += outs.get(i.file()).get(s).detections().size();
-                    }
-                    offset += 100_000;
-                }
-                Result r = BoundaryEvaluation.evaluate(truths, dets, TOLERANCE);
-                String single = singleSeconds == 0 ? "n/a"
-                        : String.format(Locale.ROOT, "%d in %.0f s = %.1f", singleFalse, singleSeconds, singleFalse * 300 / singleSeconds);
-                System.out.printf(Locale.ROOT, "| %s | %s | %d | %d | %.3f | %.3f | %.3f | %s | %.0f | %s | %s |%n", set, s, r.all().truths(),
-                        r.all().detections(), r.all().precision(), r.all().recall(), r.all().f1(), single, fps.get(s),
-                        ratio(fps.get(s), fps.get(ADAPTIVE)), ratio(fps.get(s), fps.get(CONTENT)));
-            }
-            placement(of, outs);
-        }
-    }
-
-    /** Whether both systems read the same frames of each file: the counts, compared file by file. */
-    private static void sameFrames(List<Item> items, Map<String, Map<String, Out>> outs) {
-        List<String> differ = new ArrayList<>();
-        for (Item it : items) {
-            Map<String, Out> o = outs.get(it.file());
-            for (String s : List.of(CONTENT, ADAPTIVE)) {
-                if (o.get(s) != null && o.get(s).frames() != o.get(OURS).frames()) {
-                    differ.add(String.format(Locale.ROOT, "%s: %s %d, %s %d", it.file(), OURS, o.get(OURS).frames(), s, o.get(s).frames()));
-                }
-            }
-        }
-        System.out.printf(Locale.ROOT, "Frames read: the same count on %d of %d files%s%n", items.size() - differ.stream().map(d -> d.split(":")[0])
-                .distinct().count(), items.size(), differ.isEmpty() ? "" : "; differing: " + differ);
-        System.out.println("What each row includes: VideoWorld opens the file with FFmpeg (JavaCV; frame threads, FFmpeg's auto count), "
-                + "decodes every frame reduced (lowres for MPEG-1/2/4 and MJPEG, no deblocking for H.264/VP8/Theora), swscale's area filter "
-                + "to 80-px BGR, features once per frame, the shot tracker on a second thread. PySceneDetect opens it with OpenCV's FFmpeg "
-                + "backend, decodes every frame in full (deblocking included) to full-size BGR, then shrinks it (auto downscale, linear) for its "
-                + "detector, which runs on a second thread. Neither writes a JPEG. The ingest job's own path (push: full decode, 640-px JPEG and 80-px JPEG thumbnail; "
-                + "job: thumbnail decode, the same features and tracker) is not timed here.");
-    }
-
-    /** How far VideoWorld's gradual boundaries land from the true middles they match. */
-    private static void placement(List<Item> of, Map<String, Map<String, Out>> outs) {
-        List<Double> offsets = new ArrayList<>();
-        for (Item i : of) {
-            if (i.clip() == null) {
-                continue;
-            }
-            List<Detection> dets = new ArrayList<>(outs.get(i.file()).get(OURS).detections());
-            for (RealClips.Boundary b : i.clip().boundaries()) {
-                if (!b.gradual()) {
-                    continue;
-                }
-                Detection best = null;
-                for (Detection d : dets) {
-                    if (d.time() >= b.start() - TOLERANCE && d.time() <= b.end() + TOLERANCE
-                            && (best == null || Math.abs(d.time() - b.time()) < Math.abs(best.time() - b.time()))) {
-                        best = d;
-                    }
-                }
-                if (best != null) {
-                    dets.remove(best);
-                    offsets.add(best.time() - b.time());
-                }
-            }
-        }
-        if (!offsets.isEmpty()) {
-            System.out.printf(Locale.ROOT, "  VideoWorld's gradual boundaries vs the true middles: %s s (within 0.3 s: %d of %d)%n",
-                    offsets.stream().map(o -> String.format(Locale.ROOT, "%+.2f", o)).toList(),
-                    offsets.stream().filter(o -> Math.abs(o) <= 0.3).count(), offsets.size());
-        }
-    }
-
-    private static String pr(double v, int n) {
-        return n == 0 ? "-" : String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    private static String ratio(Double a, Double b) {
-        return a == null || b == null ? "n/a" : String.format(Locale.ROOT, "%.2fx", a / b);
     }
 
     /**

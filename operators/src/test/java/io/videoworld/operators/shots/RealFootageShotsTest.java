@@ -77,7 +77,7 @@ class RealFootageShotsTest {
             }
             for (RealClips.Boundary b : c.boundaries()) {
                 if (b.gradual()) {
-                    scored.stream().filter(d -> d.time() >= b.start() - TOLERANCE && d.time() <= b.end() + TOLERANCE)
+                    scored.stream().filter(d -> d.gradual() && d.time() >= b.start() - TOLERANCE && d.time() <= b.end() + TOLERANCE)
                             .mapToDouble(d -> d.time() - b.time()).boxed().min((x, y) -> Double.compare(Math.abs(x), Math.abs(y)))
                             .ifPresent(offsets::add);
                 }
@@ -126,6 +126,8 @@ class RealFootageShotsTest {
         assertThat(tune.singleTakeFalse() + pooled.singleTakeFalse())
                 .as("false boundaries in %.0f s of single takes", tune.singleTakeSeconds() + pooled.singleTakeSeconds())
                 .isLessThanOrEqualTo(1);
+        assertThat(pooled.gradualOffsets()).as("held-out gradual boundaries within 0.3 s of the true middle")
+                .allSatisfy(o -> assertThat(Math.abs(o)).isLessThanOrEqualTo(0.3));
         assertThat(tune.gradualOffsets()).as("gradual boundaries within 0.3 s of the true middle")
                 .allSatisfy(o -> assertThat(Math.abs(o)).isLessThanOrEqualTo(0.3));
     }
