@@ -84,11 +84,11 @@ class IngestJobWiringTest {
     void screensAreFilteredOutOfTheDetectionReadBeforeTheirFramesAreDecodedUnlessAskedFor() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
         IngestJob.build(env, new Configuration());
-        List<String> upstream = upstreamOf(env.getStreamGraph(), "frame-features-detection");
-        assertThat(upstream).startsWith("detectable-streams").contains("kafka-source-detection");
-        assertThat(upstreamOf(env.getStreamGraph(), "sample-frames")).contains("detectable-streams");
+        StreamGraph graph = env.getStreamGraph();
+        assertThat(upstreamOf(graph, "frame-features-detection")).startsWith("detectable-streams").contains("kafka-source-detection");
+        assertThat(upstreamOf(graph, "sample-frames")).contains("detectable-streams");
         // The frame path (frame documents, shots, keyframe perception) still reads every stream.
-        assertThat(upstreamOf(env.getStreamGraph(), "frame-features")).doesNotContain("detectable-streams");
+        assertThat(upstreamOf(graph, "frame-features")).doesNotContain("detectable-streams");
         assertThat(DetectOptions.SCREENS.defaultValue()).isFalse();
     }
 
