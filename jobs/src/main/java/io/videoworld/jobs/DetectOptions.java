@@ -44,6 +44,11 @@ public final class DetectOptions {
             .defaultValue(true).withDescription("Detection reads the frames through its own Kafka source (consumer group "
                     + "<vw.kafka.group-id>.detection, offsets in the same checkpoints), so a detector behind holds back only detection and "
                     + "tracks, not frame documents, shots and keyframe perception; false shares the frame path's source (one read).");
+    public static final ConfigOption<Boolean> SCREENS = ConfigOptions.key("vw.detect.screens").booleanType()
+            .defaultValue(false).withDescription("With vw.detect.own-source: screen streams' frames are sampled for detection and "
+                    + "tracking too. false (default): only videos' are; a screen's keyframes are still detected by perception (objects "
+                    + "on its perception documents), but it gets no detection or track documents: on 2 cores, 4 live 1280x800 screens "
+                    + "at 1 fps through the detector took the CPU their OCR needed (bin/videoworld bench stack).");
     public static final ConfigOption<Integer> NICE = ConfigOptions.key("vw.detect.nice").intType()
             .defaultValue(10).withDescription("With vw.detect.own-source: the detection task's threads (the detector, its ONNX Runtime threads "
                     + "and what is chained with them: the Kafka read too without the motion gate) run this much nicer (Linux), so on busy cores frame documents, shots and keyframe perception "

@@ -23,6 +23,7 @@ import io.videoworld.operators.memory.EpisodeWriter;
 import io.videoworld.core.Perception;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.operators.inference.DetectionFunction;
+import io.videoworld.operators.tracking.DetectableStreams;
 import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
@@ -106,6 +107,8 @@ public final class IngestJob {
         return env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID) + ".detection"), watermarks, "frames from Kafka for detection")
                 .uid("kafka-source-detection")
                 .process(new RouteDeadLetters()).name("decode for detection").uid("route-dead-letters-detection")
+                // Before the features: a screen not detected is not decoded here either.
+                .filter(new DetectableStreams(conf.get(DetectOptions.SCREENS))).name("streams to detect").uid("detectable-streams")
                 .process(new ExtractFeatures()).name("frame features for detection").uid("frame-features-detection");
     }
 

@@ -69,6 +69,29 @@ class IngestJobWiringTest {
         assertThat(uids.stream().filter(u -> u != null && u.startsWith("kafka-source"))).hasSize(1);
     }
 
+    /** The transformation ids from {@code uid} back to the detection read, following the first input of each. */
+    private static List<String> upstreamOf(StreamGraph graph, String uid) {
+        List<String> chain = new java.util.ArrayList<>();
+        StreamNode node = graph.getStreamNodes().stream().filter(n -> uid.equals(n.getTransformationUID())).findFirst().orElseThrow();
+        while (!node.getInEdges().isEmpty()) {
+            node = graph.getStreamNode(node.getInEdges().get(0).getSourceId());
+            chain.add(node.getTransformationUID());
+        }
+        return chain;
+    }
+
+    @Test
+    void screensAreFilteredOutOfTheDetectionReadBeforeTheirFramesAreDecodedUnlessAskedFor() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, new Configuration());
+        StreamGraph graph = env.getStreamGraph();
+        assertThat(upstreamOf(graph, "frame-features-detection")).startsWith("detectable-streams").contains("kafka-source-detection");
+        assertThat(upstreamOf(graph, "sample-frames")).contains("detectable-streams");
+        // The frame path (frame documents, shots, keyframe perception) still reads every stream.
+        assertThat(upstreamOf(graph, "frame-features")).doesNotContain("detectable-streams");
+        assertThat(DetectOptions.SCREENS.defaultValue()).isFalse();
+    }
+
     @Test
     void withDetectionOffThereIsOneRead() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());

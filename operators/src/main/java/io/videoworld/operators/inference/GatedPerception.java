@@ -84,6 +84,15 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private transient LumaCache decoded;
     private transient GatedMetrics metrics;
     private transient LiveShedding.Budget budget;
+    /**
+     * When the first reader had loaded its models (processing time; {@link Long#MAX_VALUE} while none has): a keyframe's wait
+     * for perception counts from then at the earliest, so keyframes that queued while the models loaded are not shed as stale.
+     */
+    private transient long readySinceMs;
+    /** Readers whose models have loaded (gauge vwPerceptionReadersLoaded: a bench waits for them before timing live lag). */
+    private transient volatile int loaded;
+    /** Why a reader cannot go on (its models did not load, or a read broke it), once one cannot; set on the task thread. */
+    private transient IllegalStateException broken;
 
     /** {@code detection} null runs no detector on keyframes; {@code workers} 0 reads on the task thread. */
     public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
@@ -125,8 +134,23 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         pending = getRuntimeContext().getListState(new ListStateDescriptor<>(PENDING, TypeInformation.of(Pending.class)));
         // The name keyed process operators use, so checkpoints taken when this was one restore their timers.
         timers = new SimpleTimerService(getInternalTimerService("user-timers", VoidNamespaceSerializer.INSTANCE, this));
+        readySinceMs = workers == 0 ? getProcessingTimeService().getCurrentProcessingTime() : Long.MAX_VALUE;
+        loaded = workers == 0 ? 1 : 0;
+        getRuntimeContext().getMetricGroup().gauge("vwPerceptionReadersLoaded", () -> loaded);
+        // Models load on the workers while this task already runs: keyframes queue (checkpointed) until a reader is ready.
         pool = new ReaderPool(workers, models, detection, settings,
-                "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), nice);
+                "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), nice, (w, error) -> submit(() -> {
+                    if (error != null) {
+                        broken = new IllegalStateException("gated perception could not load its models from " + models, error);
+                        throw broken;
+                    }
+                    if (readySinceMs == Long.MAX_VALUE) {
+                        readySinceMs = getProcessingTimeService().getCurrentProcessingTime();
+                    }
+                    loaded++;
+                    pool.ready(w);
+                    pump();
+                }));
         turns = new StreamTurns<>();
         decoded = new LumaCache(DECODED);
         metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size());
@@ -142,8 +166,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                 turns.add(key, p);
             }
         }
-        LOG.info("change-gated perception on {} worker thread(s) (0: the task thread) {} nicer, {} keyframes restored, models from {} on {}",
-                workers, nice, turns.size(), models, pool.device());
+        LOG.info("change-gated perception on {} worker thread(s) (0: the task thread) {} nicer, {} keyframes restored, models from {}",
+                workers, nice, turns.size(), models);
         pump();
     }
 
@@ -245,7 +269,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private String shedFor(StreamTurns.Turn<Pending> t) throws Exception {
         QueuedKeyframe q = t.item.keyframe();
         long now = getProcessingTimeService().getCurrentProcessingTime();
-        return live(q.keyframe()) ? budget.shed(t.key, now - q.emittedMs(), now, memory.value() == null, turns.newest(t)) : null;
+        long queued = now - Math.max(q.emittedMs(), readySinceMs);
+        return live(q.keyframe()) ? budget.shed(t.key, queued, now, memory.value() == null, turns.newest(t)) : null;
     }
 
     /** Reads the entry's keyframe on a worker (or here with no workers); the result is applied on the task thread. */
@@ -272,7 +297,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
             } catch (Throwable t) {
                 // Not a failed read (those are outcomes) but a broken worker: fail the task, which restores and reads it again.
                 submit(() -> {
-                    throw new IllegalStateException("gated perception of " + e.key + " frame " + k.frameIndex() + " broke", t);
+                    broken = new IllegalStateException("gated perception of " + e.key + " frame " + k.frameIndex() + " broke", t);
+                    throw broken;
                 });
                 return;
             }
@@ -350,6 +376,11 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         budget.forget(t.getKey());
     }
 
+    /** Whether a reader has loaded its models (keyframes queue until then). */
+    boolean ready() {
+        return readySinceMs != Long.MAX_VALUE;
+    }
+
     /** Streams whose turns this subtask remembers (forgotten when they go idle). */
     int streamsRemembered() {
         return budget.streams();
@@ -362,6 +393,10 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     @Override
     public void finish() throws Exception {
         while (turns.size() > 0) {
+            if (broken != null) {
+                // No reader will take what is queued: fail rather than wait for ever (a restore reads it again).
+                throw broken;
+            }
             mailbox.yield();
         }
         super.finish();

@@ -45,8 +45,12 @@ final class Perceiver implements AutoCloseable {
         TextEmbedder embedder = TextEmbedder.load(Path.of(models));
         ObjectDetector detector = detection == null ? null
                 : ObjectDetector.load(Path.of(models), detection.model(), detection.labels(), detection.inputSize(), detection.minScore());
-        boolean gpu = Engine.getEngine("OnnxRuntime").getGpuCount() > 0;
-        return new Perceiver(ocr, embedder, detector, gpu ? "gpu" : "cpu");
+        return new Perceiver(ocr, embedder, detector, device());
+    }
+
+    /** The device the models of this process run on: "gpu" where ONNX Runtime sees one, else "cpu". */
+    static String device() {
+        return Engine.getEngine("OnnxRuntime").getGpuCount() > 0 ? "gpu" : "cpu";
     }
 
     /** A keyframe's perception from what was read and found on it. */

@@ -2,17 +2,20 @@ package io.videoworld.operators.inference;
 
 import io.videoworld.perception.ThreadNice;
 import java.util.ArrayDeque;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The readers of change-gated perception, each with its own models, and one thread per reader
  * (none with 0 workers: the one reader then runs on the caller's thread). Not thread-safe: taken and
- * given back on the task thread only; a reader's work runs on its own thread.
+ * given back on the task thread only; a reader's work runs on its own thread. With worker threads
+ * each reader loads its models on its own thread and is free only once the caller has been told
+ * ({@link #ready}): loading (seconds of ONNX Runtime session creation) no longer holds the operator's
+ * open(), during which its whole task, and through back-pressure the frame path, waited.
  */
 final class ReaderPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderPool.class);
@@ -21,17 +24,25 @@ final class ReaderPool implements AutoCloseable {
     private final ExecutorService[] threads;
     private final ArrayDeque<Integer> free = new ArrayDeque<>();
 
-    ReaderPool(int workers, String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings,
-            String threadName) throws Exception {
-        this(workers, models, detection, settings, threadName, 0);
+    /** How a reader is made: its models loaded (seconds); a test stands in a slow or failing one. */
+    @FunctionalInterface
+    interface Loader {
+        GatedReader load() throws Exception;
     }
 
     /**
      * @param nice added to the nice value of each worker thread (Linux; 0 leaves it), which loads its own
      *     models so that the model sessions' threads inherit it too; with 0 workers the caller's thread is never reniced
+     * @param loaded with worker threads: told on each worker's thread when its reader has loaded (error null) or
+     *     failed to; the caller then hands the reader's number to {@link #ready} on its own thread. With 0 workers the
+     *     reader is loaded here and free at once.
      */
     ReaderPool(int workers, String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings,
-            String threadName, int nice) throws Exception {
+            String threadName, int nice, BiConsumer<Integer, Throwable> loaded) throws Exception {
+        this(workers, () -> new GatedReader(Perceiver.load(models, detection), settings), threadName, nice, loaded);
+    }
+
+    ReaderPool(int workers, Loader loader, String threadName, int nice, BiConsumer<Integer, Throwable> loaded) throws Exception {
         readers = new GatedReader[Math.max(1, workers)];
         threads = new ExecutorService[workers];
         for (int i = 0; i < workers; i++) {
@@ -42,25 +53,34 @@ final class ReaderPool implements AutoCloseable {
                 return t;
             });
         }
-        for (int i = 0; i < readers.length; i++) {
-            if (workers == 0) {
-                readers[i] = new GatedReader(Perceiver.load(models, detection), settings);
-            } else {
-                // Loaded on the worker itself, after its renice: ONNX Runtime's pool threads start here and inherit the value.
-                try {
-                    readers[i] = threads[i].submit(() -> {
-                        if (nice > 0) {
-                            ThreadNice.lowerCurrentThread(nice);
-                        }
-                        return new GatedReader(Perceiver.load(models, detection), settings);
-                    }).get();
-                } catch (ExecutionException e) {
-                    close();
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-            }
-            free.add(i);
+        if (workers == 0) {
+            readers[0] = loader.load();
+            free.add(0);
+            return;
         }
+        for (int i = 0; i < workers; i++) {
+            int w = i;
+            // Loaded on the worker itself, after its renice: ONNX Runtime's pool threads start here and inherit the value.
+            threads[i].execute(() -> {
+                if (nice > 0) {
+                    ThreadNice.lowerCurrentThread(nice);
+                }
+                long t0 = System.nanoTime();
+                try {
+                    readers[w] = loader.load();
+                } catch (Throwable e) {
+                    loaded.accept(w, e);
+                    return;
+                }
+                LOG.info("{} loaded its models in {} ms", Thread.currentThread().getName(), (System.nanoTime() - t0) / 1_000_000);
+                loaded.accept(w, null);
+            });
+        }
+    }
+
+    /** Makes worker {@code w}'s reader free to take once it has loaded (the caller's thread, after being told). */
+    void ready(int w) {
+        free.add(w);
     }
 
     /** Whether a reader is free to take. */
@@ -92,9 +112,14 @@ final class ReaderPool implements AutoCloseable {
         threads[w].execute(work);
     }
 
-    /** The device the models run on (the same for every reader). */
+    /** The device the models run on (the same for every reader); asked of the engine while none has loaded. */
     String device() {
-        return readers[0].perceiver.device;
+        for (GatedReader r : readers) {
+            if (r != null) {
+                return r.perceiver.device;
+            }
+        }
+        return Perceiver.device();
     }
 
     @Override

@@ -38,6 +38,8 @@ final class EpisodeBatching implements java.io.Serializable {
     private final boolean expectPerception;
     /** How often screens are read when nothing changes (the shots' periodic screen keyframes); 0: not known. */
     private final long screenEveryMs;
+    /** Continuity of keyframe pairs already judged (the open shot is batched again at every timer); made on first use. */
+    private transient ContinuityMemo continuity;
 
     EpisodeBatching(long maxBatchMs, long idleMs, long graceMs, boolean expectPerception) {
         this(maxBatchMs, idleMs, graceMs, expectPerception, 0);
@@ -253,6 +255,13 @@ final class EpisodeBatching implements java.io.Serializable {
         return true;
     }
 
+    private ContinuityMemo continuity() {
+        if (continuity == null) {
+            continuity = new ContinuityMemo();
+        }
+        return continuity;
+    }
+
     /**
      * Batches over [from, to) from the keyframes in it: a new batch starts at the keyframe where
      * the window title names another app, or once a batch has lasted {@code maxBatchMs}. With
@@ -269,13 +278,13 @@ final class EpisodeBatching implements java.io.Serializable {
         List<Boolean> continued = new ArrayList<>();
         starts.add(from);
         Perception before = screen ? last[0] : null;
-        continued.add(screen && before != null && (kfs.isEmpty() || ScreenContinuity.continues(before, kfs.get(0))));
+        continued.add(screen && before != null && (kfs.isEmpty() || continuity().continues(before, kfs.get(0))));
         // Whether the current piece holds a keyframe yet: a piece that starts where a change was placed (before its
         // first keyframe, halfway from the one before) is that keyframe's, not a piece of its own.
         boolean held = false;
         for (Perception k : kfs) {
             long pieceStart = starts.get(starts.size() - 1);
-            boolean switched = screen && before != null && !ScreenContinuity.continues(before, k);
+            boolean switched = screen && before != null && !continuity().continues(before, k);
             if (k.ptsMs() > pieceStart && (held || !screen) && (switched || k.ptsMs() - pieceStart >= maxBatchMs)) {
                 starts.add(switched ? changedAt(before, k, pieceStart) : k.ptsMs());
                 continued.add(screen && !switched);

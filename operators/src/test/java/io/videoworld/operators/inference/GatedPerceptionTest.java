@@ -67,6 +67,22 @@ class GatedPerceptionTest {
         }
     }
 
+    /** Opens the operator and runs its mailbox until a reader has loaded its models (they load off the task thread). */
+    static void openReady(KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> h) throws Exception {
+        h.open();
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (!((GatedPerception) h.getOperator()).ready()) {
+            Optional<Mail> mail = h.getTaskMailbox().tryTake(TaskMailbox.MIN_PRIORITY);
+            if (mail.isPresent()) {
+                mail.get().run();
+            } else if (System.nanoTime() > deadline) {
+                throw new AssertionError("the models did not load in 120 s");
+            } else {
+                Thread.sleep(5);
+            }
+        }
+    }
+
     /** A keyframe emitted at processing time 0 (the harness's clock starts there), read to the end. */
     private static void process(KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, PerceptionResult> h, Keyframe k)
             throws Exception {

@@ -41,7 +41,7 @@ class LiveTurnsTest {
                 new GatedPerception(ModelDirectory.locate().toString(), null, new ScreenGate.Settings(true, 20, 0.5), IDLE,
                         new LiveShedding(3_000, 0, 4_000), 1, 16),
                 QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING)) {
-            h.open();
+            GatedPerceptionTest.openReady(h);
             h.processElement2(live("a"), EVENT);
             h.processElement2(live("b"), EVENT);
             for (Keyframe k : in) {
@@ -68,6 +68,33 @@ class LiveTurnsTest {
     }
 
     @Test
+    void keyframesThatQueuedWhileTheModelsLoadedAreNotStale() throws Exception {
+        byte[] one = small("Inbox three unread");
+        byte[] other = small("Camera hall east");
+        try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, QueuedKeyframe, VideoDoc, io.videoworld.core.PerceptionResult>(
+                new GatedPerception(ModelDirectory.locate().toString(), null, new ScreenGate.Settings(true, 20, 0.5), IDLE,
+                        new LiveShedding(3_000, 0, 0), 1, 16),
+                QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING)) {
+            h.open();
+            h.processElement2(live("a"), EVENT);
+            h.processElement2(live("b"), EVENT);
+            h.processElement1(new QueuedKeyframe(keyframe("a", 1, one), 0), EVENT + 1_000);
+            h.processElement1(new QueuedKeyframe(keyframe("b", 1, other), 0), EVENT + 1_000);
+            // The models are handed over on the task thread, here at 5 s: both keyframes waited 5 s, all of it for the load.
+            h.setProcessingTime(5_000);
+            drain(h, 2);
+            assertThat(h.extractOutputValues()).extracting(r -> r.value().streamId() + r.value().frameIndex() + " " + r.value().status())
+                    .containsExactly("a1 " + Perception.OK, "b1 " + Perception.OK);
+            // Once loaded, a wait counts from when the keyframe was let go again: 4 s is stale.
+            h.setProcessingTime(10_000);
+            h.processElement1(new QueuedKeyframe(keyframe("a", 2, other), 6_000), EVENT + 2_000);
+            drain(h, 3);
+            assertThat(h.extractOutputValues().get(2).value().isShed()).isTrue();
+            assertThat(h.extractOutputValues().get(2).value().failure()).contains("queued 4.0 s");
+        }
+    }
+
+    @Test
     void latestWinsReadsALiveStreamAtItsNewestKeyframeAndAFileWhole() throws Exception {
         byte[] one = small("Inbox three unread");
         byte[] newest = small("Invoice paid today");
@@ -78,7 +105,7 @@ class LiveTurnsTest {
                 new GatedPerception(ModelDirectory.locate().toString(), null, new ScreenGate.Settings(true, 20, 0.5), IDLE,
                         new LiveShedding(0, 0, 0, true), 1, 16),
                 QueuedKeyframe::streamId, VideoDoc::streamId, Types.STRING)) {
-            h.open();
+            GatedPerceptionTest.openReady(h);
             h.processElement2(live("a"), EVENT);
             for (Keyframe k : in) {
                 h.processElement1(new QueuedKeyframe(k, 0), k.eventTimeMs());
