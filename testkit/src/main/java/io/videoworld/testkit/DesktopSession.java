@@ -31,10 +31,13 @@ public final class DesktopSession {
     /**
      * Seeds to tune on (all three panels, with and without title bars, light and dark); 128, 136, 175 and 178 were picked
      * from 126-200 by their plans for full-screen returns, look-alike documents and returns right after another app, and
-     * 162, 167, 173, 186 and 196 from 130-199 for PDFs returned to full screen, files of one name or alike names in an editor.
+     * 162, 167, 173, 186 and 196 from 130-199 for PDFs returned to full screen, files of one name or alike names in an editor,
+     * and 208, 226, 227, 243, 253, 279 and 377 from 200-399 for PDF viewers returned to at another page (full screen on one
+     * visit), shells whose output scrolled between visits and several tasks of one app in a row.
      */
     public static final List<Long> TUNING = List.of(101L, 102L, 103L, 104L, 105L, 106L, 108L, 112L, 113L, 114L, 115L, 116L, 117L, 118L, 119L,
-            120L, 121L, 122L, 123L, 124L, 125L, 126L, 127L, 128L, 129L, 136L, 162L, 167L, 173L, 175L, 178L, 186L, 196L);
+            120L, 121L, 122L, 123L, 124L, 125L, 126L, 127L, 128L, 129L, 136L, 162L, 167L, 173L, 175L, 178L, 186L, 196L, 208L, 226L, 227L, 243L,
+            253L, 279L, 377L);
     /** Held-out seeds: reported in CI, never tuned on. */
     public static final List<Long> HELD_OUT = List.of(9001L, 9002L, 9003L, 9004L, 9005L);
     /** A second held-out set, first run when the memory was done with the first (and tuned on neither). */
@@ -45,6 +48,8 @@ public final class DesktopSession {
     public static final List<Long> FRESH_3 = List.of(9021L, 9022L, 9023L, 9024L, 9025L);
     /** A fifth held-out set, first run after the third returns round of #13 (tuned on none of the five). */
     public static final List<Long> FRESH_4 = List.of(9031L, 9032L, 9033L, 9034L, 9035L);
+    /** A sixth held-out set, first run after the fourth returns round of #13 (tuned on none of the six). */
+    public static final List<Long> FRESH_5 = List.of(9041L, 9042L, 9043L, 9044L, 9045L);
 
     /** How the desktop looks: panel "none", "top" or "bottom"; titled false draws no title bars. */
     public record Variant(String theme, String panel, boolean titled, int font) {}

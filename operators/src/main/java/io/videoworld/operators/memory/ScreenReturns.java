@@ -15,7 +15,9 @@ import java.util.Set;
  * not their lines. So every remembered batch keeps the content lines of its last keyframe; a
  * batch that starts at a cut returns to the earlier activity whose last screen shares most of its
  * first screen's lines (as in MIRIX, any recent event, not only the latest), and a return the
- * rules found by title and gist is dropped when the two screens share almost no line.
+ * rules found by title and gist is dropped when the two screens share almost no line. A screen
+ * that showed little (a shell after two commands) counts when all its lines are shown again, and a
+ * full-screen window is remembered by the whole frame (its text starts where chrome would be).
  */
 final class ScreenReturns {
     /** Share of the lines of the screen with fewer of them that the other shows too: the same task, as it was left. */
@@ -24,12 +26,19 @@ final class ScreenReturns {
     static final double OTHER_SCREEN = 0.1;
     /** Screens with fewer content lines than this say too little to overrule the rules. */
     static final int MIN_LINES = 5;
+    /** A remembered screen with fewer lines than this says too little even when all of them are shown again. */
+    static final int FEW_LINES = 3;
     /** Lines kept per view, and letters per line: bounded state (views are kept for the recent batches and the remembered tasks). */
     private static final int LINES = 24;
     private static final int CHARS = 48;
     /** Words kept per view (a batch's keyframes), and the fewest a return by words must share. */
     private static final int WORDS = 160;
     static final int OWN_WORDS = 8;
+    /**
+     * And at least this share of the screen's words, a quarter: a sixth found a PDF read full screen, then in its window, on
+     * tuning seed 279 (10 own words of 56), but also linked a changelog in the browser to it (8 of 47, one maintainer).
+     */
+    static final double OWN_SHARE = 1.0 / 4;
     private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("\\b\\p{L}[\\p{L}\\p{N}]{4,}");
 
     private ScreenReturns() {}
@@ -63,11 +72,12 @@ final class ScreenReturns {
         BatcherState.View best = null;
         double bestShare = SAME_SCREEN;
         for (BatcherState.View v : views) {
-            if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < MIN_LINES || otherApp(app, appOf.apply(v.batchSeq()))) {
+            if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < FEW_LINES || otherApp(app, appOf.apply(v.batchSeq()))) {
                 continue;
             }
             double share = Math.max(now.size() < MIN_LINES ? 0 : ScreenContinuity.overlap(now, v.lines()), ScreenContinuity.overlap(whole, v.lines()));
-            if (share >= bestShare) {
+            // A screen that showed little (a shell after two commands) is returned to only when every line of it is there again.
+            if (share >= bestShare && (v.lines().size() >= MIN_LINES || share >= 1)) {
                 best = v;
                 bestShare = share;
             }
@@ -75,8 +85,11 @@ final class ScreenReturns {
         if (best != null) {
             return new EpisodePolicy.Relation(EpisodeBatch.RETURN, best.batchSeq(), bestShare);
         }
-        if (app == null && EpisodeBatch.NEW.equals(rules.kind())) {
-            EpisodePolicy.Relation document = byWords(first, views, left, prevSeq);
+        if (EpisodeBatch.NEW.equals(rules.kind())) {
+            // A window that names its app finds its earlier activities by title; not those that named nothing (full
+            // screen, no chrome): among them, by the document's own words (a PDF read full screen, then in its window).
+            java.util.function.LongPredicate unnamed = app == null ? seq -> true : seq -> appOf.apply(seq) == null;
+            EpisodePolicy.Relation document = byWords(first, views, left, prevSeq, unnamed);
             if (document != null) {
                 return document;
             }
@@ -96,9 +109,10 @@ final class ScreenReturns {
      * gist (every changelog's); but a document's own words (its package, its people, its terms)
      * recur on its pages and appear in no other task. So: the earlier activity whose words the
      * first screen shares, among words no other remembered activity showed, at least
-     * {@value #OWN_WORDS} of them and a quarter of the screen's words, four times as many as any other.
+     * {@value #OWN_WORDS} of them and a quarter of the screen's words ({@link #OWN_SHARE}), four times as many as any other.
      */
-    private static EpisodePolicy.Relation byWords(Perception first, List<BatcherState.View> views, long left, long prevSeq) {
+    private static EpisodePolicy.Relation byWords(Perception first, List<BatcherState.View> views, long left, long prevSeq,
+            java.util.function.LongPredicate candidate) {
         Set<String> now = new HashSet<>(words(List.of(first), 0));
         java.util.Map<Long, Set<String>> byActivity = new java.util.HashMap<>();
         java.util.Map<Long, Long> latest = new java.util.HashMap<>();
@@ -112,7 +126,7 @@ final class ScreenReturns {
         int bestOwn = 0;
         int second = 0;
         for (java.util.Map.Entry<Long, Set<String>> e : byActivity.entrySet()) {
-            if (e.getKey() == left || latest.get(e.getKey()) == prevSeq) {
+            if (e.getKey() == left || latest.get(e.getKey()) == prevSeq || !candidate.test(latest.get(e.getKey()))) {
                 continue;
             }
             int own = (int) now.stream().filter(w -> e.getValue().contains(w) && seenIn.get(w) == 1).count();
@@ -124,7 +138,7 @@ final class ScreenReturns {
                 second = Math.max(second, own);
             }
         }
-        boolean found = bestOwn >= OWN_WORDS && bestOwn * 4 >= now.size() && second * 4 <= bestOwn;
+        boolean found = bestOwn >= OWN_WORDS && bestOwn >= OWN_SHARE * now.size() && second * 4 <= bestOwn;
         return found ? new EpisodePolicy.Relation(EpisodeBatch.RETURN, best, (double) bestOwn / now.size()) : null;
     }
 
@@ -164,8 +178,17 @@ final class ScreenReturns {
         if (EpisodeBatch.CONTINUE.equals(batch.relation()) && !views.isEmpty()) {
             BatcherState.View prev = views.get(views.size() - 1);
             activity = prev.batchSeq() == batch.batchSeq() - 1 ? prev.activity() : activity;
+        } else if (EpisodeBatch.RETURN.equals(batch.relation())) {
+            // A return is the task it returns to: its words are that task's own, not shared with another activity.
+            activity = views.stream().filter(v -> v.batchSeq() == batch.relatedBatch()).mapToLong(BatcherState.View::activity).findFirst()
+                    .orElse(activity);
         }
-        views.add(new BatcherState.View(batch.batchSeq(), activity, lines(last), words(all, WindowChrome.TOP_BAND)));
+        List<String> shown = lines(last);
+        if (shown.size() < MIN_LINES) {
+            // A full-screen window's text starts at the top, in the band kept out for chrome: the whole frame is its content.
+            shown = bounded(ScreenContinuity.norms(last, 0));
+        }
+        views.add(new BatcherState.View(batch.batchSeq(), activity, shown, words(all, WindowChrome.TOP_BAND)));
         Set<Long> kept = new HashSet<>();
         context.forEach(d -> kept.add(d.batchSeq()));
         tasks.forEach(d -> kept.add(d.batchSeq()));
@@ -174,8 +197,12 @@ final class ScreenReturns {
 
     /** The content lines of a keyframe (chrome bands left out), normalised and bounded. */
     static List<String> lines(Perception p) {
+        return bounded(ScreenContinuity.norms(p));
+    }
+
+    private static List<String> bounded(List<String> norms) {
         List<String> out = new ArrayList<>();
-        for (String l : ScreenContinuity.norms(p)) {
+        for (String l : norms) {
             if (out.size() < LINES) {
                 out.add(l.length() > CHARS ? l.substring(0, CHARS) : l);
             }

@@ -128,7 +128,9 @@ final class WindowKinds {
         for (String l : lines.subList(0, Math.min(lines.size(), 8))) {
             java.util.regex.Matcher m = PAGES.matcher(l);
             if (m.find() && m.group(1).length() <= 4 && m.group(2).length() <= 4) {
-                return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+                int[] pages = {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+                // "page 8 of 1" is a misread count ("11" read "1"), no other document: say nothing rather than cut.
+                return pages[0] <= pages[1] ? pages : null;
             }
         }
         return null;

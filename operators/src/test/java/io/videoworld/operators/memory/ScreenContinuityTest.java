@@ -71,6 +71,22 @@ class ScreenContinuityTest {
     }
 
     @Test
+    void aPageNumberAboveTheCountIsAMisreadCountAndCutsNothing() {
+        String title = "changelog.Debian.pdf - Document Viewer";
+        List<String> seventh = new ArrayList<>(List.of("changelog.Debian.pdf page 7 of 11 100%"));
+        seventh.addAll(MAN.subList(0, 6));
+        // The next page, its count "11" read "1": no page 8 of 1 exists, so no document of another length either.
+        List<String> eighth = new ArrayList<>(List.of("changelog.Debian.pdf page 8 of 1 100%"));
+        eighth.addAll(MAN.subList(2, 8));
+        assertThat(WindowKinds.pages(eighth)).isNull();
+        assertThat(ScreenContinuity.continues(frame(title, seventh), frame(title, eighth))).isTrue();
+        // A count read right that differs still tells another document.
+        List<String> other = new ArrayList<>(List.of("changelog.Debian.pdf page 8 of 9 100%"));
+        other.addAll(MAN.subList(2, 8));
+        assertThat(ScreenContinuity.continues(frame(title, seventh), frame(title, other))).isFalse();
+    }
+
+    @Test
     void underATerminalTitleThatNeverChangesTheManualPageItShowsDecides() {
         String title = "user@debian: ~/work";
         List<String> tar = new ArrayList<>(MAN.subList(0, 4));

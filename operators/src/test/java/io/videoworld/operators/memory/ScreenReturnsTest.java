@@ -35,8 +35,21 @@ class ScreenReturnsTest {
     }
 
     private static EpisodeBatch batch(long seq, String relation) {
+        return batch(seq, relation, -1);
+    }
+
+    private static EpisodeBatch batch(long seq, String relation, long related) {
         return new EpisodeBatch("desk", 0, seq, io.videoworld.core.SourceKind.SCREEN, seq * 1000, seq * 1000 + 1000, seq * 1000, seq * 1000 + 1000, 1,
-                null, null, "terminal", "t", List.of(), List.of(), List.of(), null, relation, -1, 0, List.of(), List.of(), "rules");
+                null, null, "terminal", "t", List.of(), List.of(), List.of(), null, relation, related, 0, List.of(), List.of(), "rules");
+    }
+
+    /** A full-screen keyframe: no chrome, its lines from the top of the frame (in the band kept out for chrome). */
+    private static Perception full(long seq, List<String> lines) {
+        List<TextLine> top = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            top.add(new TextLine(lines.get(i), 20, 10 + 28 * i, 10 * lines.get(i).length(), 18, 0.95));
+        }
+        return new Perception("desk", 0, seq, seq * 1000, "periodic", top, String.join("\n", lines), null, null, "cpu", 1280, 800, List.of(), seq * 1000);
     }
 
     private static List<BatcherState.View> views() {
@@ -143,8 +156,63 @@ class ScreenReturnsTest {
                 "Daniel Kahn Gillmor <dkg@fifthhorseman.net> Thu, 01 Jan 2026", "gnupg2 (2.2.40-1) unstable; urgency=medium",
                 "New upstream release with keyring fixes", "Avoid a potential downgrade to SHA1 in third-party key signatures");
         assertThat(ScreenReturns.relate(rules, frame(9, gnupg), null, views, 2, seq -> null)).isEqualTo(rules);
-        // A window that names its app is left to the rules and its lines (a named window's title finds its task).
-        assertThat(ScreenReturns.relate(rules, frame(9, secret3), "okular", views, 2, seq -> null)).isEqualTo(rules);
+        // A window that names its app is left to the rules and its lines where the earlier activities named theirs (the title finds its task)...
+        assertThat(ScreenReturns.relate(rules, frame(9, secret3), "okular", views, 2, seq -> "okular")).isEqualTo(rules);
+        // ...but the document read full screen named none: the window that names it now finds it by its words.
+        EpisodePolicy.Relation named = ScreenReturns.relate(rules, frame(9, secret3), "okular", views, 2, seq -> seq == 0 ? null : "okular");
+        assertThat(named.kind()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(named.relatedBatch()).isEqualTo(0);
+        assertThat(ScreenReturns.relate(rules, frame(9, gnupg), "okular", views, 2, seq -> null)).as("another changelog").isEqualTo(rules);
+    }
+
+    @Test
+    void aShellThatShowedLittleFullScreenIsReturnedToWhenAllItShowedIsThereAgain() {
+        List<String> shell = List.of("user@debian:~/work$ cd project", "user@debian:~/work/project$ git status",
+                "-rw-r--r-- 1 user user 55665 Nov 28 git0", "-rw-r--r-- 1 user user 48301 Nov 18 git1");
+        List<BatcherState.View> views = new ArrayList<>();
+        List<EpisodeBatch.Digest> digests = new ArrayList<>();
+        List<Perception> shown = List.of(full(0, shell), frame(1, GZIP), frame(2, NOTES));
+        for (int i = 0; i < shown.size(); i++) {
+            digests.add(new EpisodeBatch.Digest(i, i * 1000L, i * 1000L + 1000, "terminal", "t", "", null, null));
+            ScreenReturns.remember(views, batch(i, EpisodeBatch.NEW), shown.get(i), digests, List.of());
+        }
+        // Full screen, every line sat in the band kept out for chrome: the view keeps the whole frame's.
+        assertThat(ScreenContinuity.norms(shown.get(0))).isEmpty();
+        assertThat(views.get(0).lines()).hasSize(4);
+        // Back in its window under the terminal's title, with a command more: all four lines are there again.
+        List<String> back = new ArrayList<>(List.of("user@debian: ~/work"));
+        back.addAll(shell);
+        back.add("user@debian:~/work/project$ make test");
+        EpisodePolicy.Relation rules = new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.2);
+        EpisodePolicy.Relation r = ScreenReturns.relate(rules, frame(9, back), "terminal", views, 2, seq -> "terminal");
+        assertThat(r.kind()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(r.relatedBatch()).isEqualTo(0);
+        // Half of them (the prompt every shell shows, one listing) is too little for a screen that showed four lines.
+        List<String> half = new ArrayList<>(List.of("user@debian: ~/work"));
+        half.addAll(shell.subList(0, 2));
+        half.addAll(List.of("user@debian:~/work/project$ df -h", "Filesystem Size Used Avail Use% Mounted on", "/dev/sda1 98G 41G 52G 45% /"));
+        assertThat(ScreenReturns.relate(rules, frame(9, half), "terminal", views, 2, seq -> "terminal")).isEqualTo(rules);
+    }
+
+    @Test
+    void aReturnIsRememberedAsTheTaskItReturnsToSoThatTaskKeepsItsOwnWords() {
+        List<BatcherState.View> views = new ArrayList<>();
+        List<EpisodeBatch.Digest> digests = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            digests.add(new EpisodeBatch.Digest(i, i * 1000L, i * 1000L + 1000, "terminal", "t", "", null, null));
+        }
+        ScreenReturns.remember(views, batch(0, EpisodeBatch.NEW), frame(0, TAR), digests, List.of());
+        ScreenReturns.remember(views, batch(1, EpisodeBatch.NEW), frame(1, GZIP), digests, List.of());
+        ScreenReturns.remember(views, batch(2, EpisodeBatch.RETURN, 0), frame(2, TAR.subList(1, 6)), digests, List.of());
+        assertThat(views).extracting(BatcherState.View::activity).containsExactly(0L, 1L, 0L);
+        // The tar words the two visits showed are tar's own: a later page of tar, full screen, finds it.
+        List<String> tarLater = List.of("GNU tar archiving program options for tape archives", "tar --create --file archive.tar multiple",
+                "archive members extracted from the archive tape", "archiving utility stands for tape archiver", "manipulate archives created by tar",
+                "archive program designed for tape drives");
+        EpisodePolicy.Relation r = ScreenReturns.relate(new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, 0.3), frame(9, tarLater), null, views, 1,
+                seq -> null);
+        assertThat(r.kind()).isEqualTo(EpisodeBatch.RETURN);
+        assertThat(r.relatedBatch()).isEqualTo(2);
     }
 
     private static BatcherState.View view(long seq, long activity, List<String> lines) {
