@@ -53,16 +53,12 @@ class ScreenContinuityTest {
     @Test
     void aViewerCountingOtherPagesOrShowingOtherLinesOnOnePageShowsAnotherDocument() {
         String title = "changelog.Debian.pdf - Document Viewer";
-        List<String> first = new ArrayList<>(List.of("changelog.Debian.pdf page 2 of 5 100%"));
-        first.addAll(MAN.subList(0, 6));
-        List<String> paged = new ArrayList<>(List.of("changelog.Debian.pdf page 3 of 5 100%"));
-        paged.addAll(MAN.subList(2, 8));
+        List<String> first = lines("changelog.Debian.pdf page 2 of 5 100%", MAN.subList(0, 6));
+        List<String> paged = lines("changelog.Debian.pdf page 3 of 5 100%", MAN.subList(2, 8));
         assertThat(ScreenContinuity.continues(frame(title, first), frame(title, paged))).as("the next page of one document").isTrue();
-        List<String> other = new ArrayList<>(List.of("changelog.Debian.pdf page 3 of 6 100%"));
-        other.addAll(MAN.subList(2, 8));
+        List<String> other = lines("changelog.Debian.pdf page 3 of 6 100%", MAN.subList(2, 8));
         assertThat(ScreenContinuity.continues(frame(title, first), frame(title, other))).as("a document of another length").isFalse();
-        List<String> samePage = new ArrayList<>(List.of("changelog.Debian.pdf page 2 of 5 100%"));
-        samePage.addAll(SHELL);
+        List<String> samePage = lines("changelog.Debian.pdf page 2 of 5 100%", SHELL);
         assertThat(ScreenContinuity.continues(frame(title, first), frame(title, samePage))).as("other lines on the same page").isFalse();
         assertThat(WindowKinds.pages(List.of(title, "changelog.Debian.pdf page3of 12 100%"))).containsExactly(3, 12);
         assertThat(WindowKinds.pages(List.of("changelog.Debian,p page 2 of 8100%"))).as("the zoom read joined to the count").containsExactly(2, 8);
@@ -73,16 +69,13 @@ class ScreenContinuityTest {
     @Test
     void aPageNumberAboveTheCountIsAMisreadCountAndCutsNothing() {
         String title = "changelog.Debian.pdf - Document Viewer";
-        List<String> seventh = new ArrayList<>(List.of("changelog.Debian.pdf page 7 of 11 100%"));
-        seventh.addAll(MAN.subList(0, 6));
+        List<String> seventh = lines("changelog.Debian.pdf page 7 of 11 100%", MAN.subList(0, 6));
         // The next page, its count "11" read "1": no page 8 of 1 exists, so no document of another length either.
-        List<String> eighth = new ArrayList<>(List.of("changelog.Debian.pdf page 8 of 1 100%"));
-        eighth.addAll(MAN.subList(2, 8));
+        List<String> eighth = lines("changelog.Debian.pdf page 8 of 1 100%", MAN.subList(2, 8));
         assertThat(WindowKinds.pages(eighth)).isNull();
         assertThat(ScreenContinuity.continues(frame(title, seventh), frame(title, eighth))).isTrue();
         // A count read right that differs still tells another document.
-        List<String> other = new ArrayList<>(List.of("changelog.Debian.pdf page 8 of 9 100%"));
-        other.addAll(MAN.subList(2, 8));
+        List<String> other = lines("changelog.Debian.pdf page 8 of 9 100%", MAN.subList(2, 8));
         assertThat(ScreenContinuity.continues(frame(title, seventh), frame(title, other))).isFalse();
     }
 
@@ -190,5 +183,12 @@ class ScreenContinuityTest {
         Perception proportional = new Perception("desk", 0, 1, 1000, "periodic", out, "", null, null, "cpu", 1280, 800, List.of(), 1000);
         assertThat(WindowKinds.monospaced(List.of(proportional))).isFalse();
         assertThat(WindowKinds.monospaced(List.of(frame(null, List.of("too few lines", "to tell"))))).as("too little text").isFalse();
+    }
+
+    /** A viewer's header line over the given body lines. */
+    private static List<String> lines(String header, List<String> body) {
+        List<String> all = new ArrayList<>(List.of(header));
+        all.addAll(body);
+        return all;
     }
 }
