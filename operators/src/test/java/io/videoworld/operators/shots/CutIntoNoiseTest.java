@@ -34,18 +34,6 @@ class CutIntoNoiseTest {
         return bgr;
     }
 
-    /** Grey static: every pixel a new random level each frame. */
-    private static byte[] staticNoise(Random r) {
-        byte[] bgr = new byte[W * H * 3];
-        for (int i = 0; i < bgr.length; i += 3) {
-            byte v = (byte) r.nextInt(256);
-            bgr[i] = v;
-            bgr[i + 1] = v;
-            bgr[i + 2] = v;
-        }
-        return bgr;
-    }
-
     /** Shot starts (ms) the default tracker finds in {@code frames} pictures. */
     private static List<Long> shotStarts(int frames, IntFunction<byte[]> picture) {
         return TrackerRuns.shotStarts(W, H, FPS, frames, picture);
@@ -54,7 +42,7 @@ class CutIntoNoiseTest {
     @Test
     void aCutIntoStaticIsOneBoundaryAtTheFirstStaticFrame() {
         Random r = new Random(7);
-        List<Long> starts = shotStarts(60, i -> i < 36 ? scene(i, 2, 1.0) : staticNoise(r));
+        List<Long> starts = shotStarts(60, i -> i < 36 ? scene(i, 2, 1.0) : TrackerRuns.staticNoise(W, H, r));
         assertThat(starts).containsExactly(0L, Math.round(36 * 1000 / FPS));
     }
 

@@ -31,18 +31,6 @@ class RecallCasesTest {
         return Math.round(frame * 1000 / FPS);
     }
 
-    /** Grey static: every pixel a new random level each frame. */
-    private static byte[] staticNoise(Random r) {
-        byte[] bgr = new byte[W * H * 3];
-        for (int i = 0; i < bgr.length; i += 3) {
-            byte v = (byte) r.nextInt(256);
-            bgr[i] = v;
-            bgr[i + 1] = v;
-            bgr[i + 2] = v;
-        }
-        return bgr;
-    }
-
     @Test
     void aCutBetweenTwoCropsOfOnePictureIsFoundStillOrPanning() {
         byte[] wide = BlendModelTest.scene(5, WIDE);
@@ -68,7 +56,7 @@ class RecallCasesTest {
     void aCutIntoStaticDuringAPanIsFound() {
         byte[] wide = BlendModelTest.scene(8, WIDE);
         Random r = new Random(3);
-        List<Long> starts = shotStarts(80, i -> i < 45 ? BlendModelTest.view(wide, WIDE, i * 4) : staticNoise(r));
+        List<Long> starts = shotStarts(80, i -> i < 45 ? BlendModelTest.view(wide, WIDE, i * 4) : TrackerRuns.staticNoise(W, H, r));
         assertThat(starts).containsExactly(0L, ms(45));
     }
 

@@ -4,6 +4,7 @@ import io.videoworld.core.SourceKind;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.function.IntFunction;
 
 /** Runs the default shot tracker over generated BGR pictures, for the synthetic shot tests. */
@@ -22,5 +23,17 @@ final class TrackerRuns {
         }
         tracker.finish(out);
         return starts;
+    }
+
+    /** Grey static of {@code w}x{@code h} BGR: every pixel a new random level each frame. */
+    static byte[] staticNoise(int w, int h, Random r) {
+        byte[] bgr = new byte[w * h * 3];
+        for (int i = 0; i < bgr.length; i += 3) {
+            byte v = (byte) r.nextInt(256);
+            bgr[i] = v;
+            bgr[i + 1] = v;
+            bgr[i + 2] = v;
+        }
+        return bgr;
     }
 }
