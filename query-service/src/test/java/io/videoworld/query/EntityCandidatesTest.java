@@ -42,6 +42,8 @@ class EntityCandidatesTest {
         try (RestClientTransport t = EsClients.transport(es)) {
             new ObjectRepository(EsClients.sync(t)).save(new ObjectRepository.Entity("walker", CAM, "walker", "the first walker", "person",
                     List.of(Ids.track(CAM, 1)), EPOCH, null));
+            // The save does not force a refresh, and the server below reads through its own repository.
+            EsClients.sync(t).indices().refresh(r -> r.index("vw-*"));
         }
         server = new QueryServer(QueryConfig.of(es, tmp.toString())).start("127.0.0.1", 0);
     }
