@@ -50,6 +50,8 @@ public final class DesktopSession {
     public static final List<Long> FRESH_4 = List.of(9031L, 9032L, 9033L, 9034L, 9035L);
     /** A sixth held-out set, first run after the fourth returns round of #13 (tuned on none of the six). */
     public static final List<Long> FRESH_5 = List.of(9041L, 9042L, 9043L, 9044L, 9045L);
+    /** A seventh held-out set, first run after the app-naming round of #13 (tuned on none of the seven). */
+    public static final List<Long> FRESH_6 = List.of(9051L, 9052L, 9053L, 9054L, 9055L);
 
     /** How the desktop looks: panel "none", "top" or "bottom"; titled false draws no title bars. */
     public record Variant(String theme, String panel, boolean titled, int font) {}

@@ -68,6 +68,10 @@ class DesktopSessionTest {
         assertThat(DesktopSession.FRESH_5).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH)
                 .doesNotContainAnyElementsOf(DesktopSession.FRESH_2).doesNotContainAnyElementsOf(DesktopSession.FRESH_3)
                 .doesNotContainAnyElementsOf(DesktopSession.FRESH_4);
+        assertThat(DesktopSession.TUNING).doesNotContainAnyElementsOf(DesktopSession.FRESH_6);
+        assertThat(DesktopSession.FRESH_6).doesNotContainAnyElementsOf(DesktopSession.HELD_OUT).doesNotContainAnyElementsOf(DesktopSession.FRESH)
+                .doesNotContainAnyElementsOf(DesktopSession.FRESH_2).doesNotContainAnyElementsOf(DesktopSession.FRESH_3)
+                .doesNotContainAnyElementsOf(DesktopSession.FRESH_4).doesNotContainAnyElementsOf(DesktopSession.FRESH_5);
     }
 
     @Test

@@ -66,7 +66,7 @@ final class EpisodeBatches {
         }
         float[] embedding = Vectors.unit(mean);
         List<String> lineList = List.copyOf(lines);
-        String app = kind == SourceKind.SCREEN ? WindowChrome.app(title, lineList) : null;
+        String app = kind == SourceKind.SCREEN ? WindowChrome.app(title, lineList, WindowKinds.pagerRow(in)) : null;
         EpisodeBatch.Digest digest = new EpisodeBatch.Digest(seq, from, to, app, title,
                 String.join(" | ", lineList.subList(0, Math.min(6, lineList.size()))), embedding, sceneId);
         EpisodePolicy.Relation r;
@@ -91,9 +91,13 @@ final class EpisodeBatches {
             // A window that names nothing (full screen, no chrome) is the app of the task it returns to.
             app = appOf(r.relatedBatch(), context, tasks);
         }
-        if (app == null && kind == SourceKind.SCREEN && WindowKinds.monospaced(in)) {
-            // No chrome and no convention named it: monospaced text without a prompt is a text editor's.
+        if (app == null && kind == SourceKind.SCREEN && (WindowKinds.monospaced(in) || WindowKinds.typed(in))) {
+            // No chrome and no convention named it: monospaced text without a prompt, or text typed into, is a text editor's.
             app = WindowKinds.EDITOR;
+        }
+        if (app == null && kind == SourceKind.SCREEN) {
+            // Still nothing: how its text moves is a guess at its kind (pages turned, or scrolled), for its name only.
+            app = WindowKinds.byMotion(in);
         }
         List<String> sortedLabels = labels.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).map(Map.Entry::getKey).toList();
         return new EpisodeBatch(stream, epoch, seq, kind, from, to, startEvent, endEvent, (int) Math.max(1, (to - from + 999) / 1000),
@@ -112,9 +116,22 @@ final class EpisodeBatches {
         return null;
     }
 
+    /** What later batches are compared with; a kind guessed from motion alone ({@link #guessed}) is left out, as unknown. */
     static EpisodeBatch.Digest digest(EpisodeBatch b) {
-        return new EpisodeBatch.Digest(b.batchSeq(), b.startPtsMs(), b.endPtsMs(), b.app(), b.title(),
+        return new EpisodeBatch.Digest(b.batchSeq(), b.startPtsMs(), b.endPtsMs(), guessed(b) ? null : b.app(), b.title(),
                 String.join(" | ", b.lines().subList(0, Math.min(6, b.lines().size()))), b.embedding(), b.sceneId());
+    }
+
+    /**
+     * Whether a screen batch's app is only a guess at its kind: a page viewer or a browser from how
+     * its text moves ({@link WindowKinds#byMotion}), an editor from its font or its typing, that
+     * neither its title, its text nor the task it returned to names. A guess must not keep a
+     * full-screen visit of a document from the visit in its window ("pdf" against "okular").
+     */
+    static boolean guessed(EpisodeBatch b) {
+        return b.sourceKind() == SourceKind.SCREEN && (WindowKinds.PDF.equals(b.app()) || WindowKinds.BROWSER.equals(b.app())
+                || WindowKinds.EDITOR.equals(b.app()))
+                && !EpisodeBatch.RETURN.equals(b.relation()) && WindowChrome.app(b.title(), b.lines()) == null;
     }
 
     /** Cameras' caption: the topmost line read near the top edge of the first keyframe with text (screens: {@link WindowChrome}). */

@@ -41,7 +41,13 @@ final class WindowChrome {
     private static final Pattern MAN = Pattern.compile("manual page \\S+ line \\d+", Pattern.CASE_INSENSITIVE);
     /** OCR drops the spaces around a title's dash: then only a plain name after the last one, capitalised ("Pictures-Files") or one lower-case word ("notes.md-gedit"), is an app: "front-matter section of" is a hyphenated word, "-glrxExtact" a misread one. */
     private static final Pattern NAME_AFTER_DASH = Pattern.compile("(?<=[\\p{L}\\p{N}|)\\]. ])[-\u2013\u2014]\\s*(\\p{Lu}[\\p{L} ]{2,24}|\\p{Ll}{3,24})$");
-    private static final Pattern HYPHENATED = Pattern.compile("\\p{L}[-\u2013]\\p{L}+[-\u2013]\\s*\\p{L}[\\p{L} ]{2,24}$");
+    private static final Pattern HYPHENATED = Pattern.compile("[\\p{L}\\p{N}][-\u2013]\\p{L}+[-\u2013]\\s*\\p{L}[\\p{L} ]{2,24}$");
+    /** A line that starts with a dash or a bullet is a command's option or a list item ("-[no]auto-maintenance ...", "* Version the -dev packages"), never a window's title. */
+    private static final Pattern OPTION = Pattern.compile("^[-\u2013\u2014*+\u2022\u25aa\u00b7]");
+    /** Words an address bar may show beside the address. */
+    static final int BAR_WORDS = 2;
+    /** An app's name starts with a letter: digits after a dash are a time zone ("-0500") or a count ("- 5 members"). */
+    private static final Pattern NAME_START = Pattern.compile("^\\p{L}");
     private static final Pattern SPACED_DASH = Pattern.compile("\\s[-\u2013\u2014]\\s?|\\s?[-\u2013\u2014]\\s");
 
     private WindowChrome() {}
@@ -151,14 +157,37 @@ final class WindowChrome {
         }
         // The title, and a URL bar under it: tabs behind one strip (or one title) differ there.
         Row first = chrome.get(0);
-        Row second = chrome.stream().filter(r -> r.row() > first.row() && URL.matcher(r.text()).find()).findFirst().orElse(null);
+        Row second = chrome.stream().filter(r -> r.row() > first.row() && addressBar(r.text())).findFirst().orElse(null);
         return second == null ? first.text() : first.text() + PARTS + second.text();
+    }
+
+    /**
+     * Whether a row is an address bar: an address, with at most {@value #BAR_WORDS} words beside it (buttons
+     * read as text); a sentence that quotes an address ("Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/")
+     * is a line of the page, however long it stays on screen.
+     */
+    static boolean addressBar(String row) {
+        if (!URL.matcher(row).find()) {
+            return false;
+        }
+        long words = java.util.Arrays.stream(row.split("\\s+")).filter(w -> !URL.matcher(w).find() && w.replaceAll("[^\\p{L}]", "").length() >= 3).count();
+        return words <= BAR_WORDS;
     }
 
     /** The application a title names, or a window convention shows; null when neither does. */
     static String app(String title, List<String> lines) {
-        if (title != null) {
-            String t = title.split(PARTS)[0].strip();
+        return app(title, lines, false);
+    }
+
+    /**
+     * As {@link #app(String, List)}; {@code pager}: the window's bottom row is a pager's status line
+     * ({@link WindowKinds#pagerRow}), which makes it a terminal unless its title says "X - App". A
+     * pager is checked before a name run into a dash ("urgency-medium" of a changelog line taken
+     * for the title of a window without one): that reading is the weakest of all.
+     */
+    static String app(String title, List<String> lines, boolean pager) {
+        String t = title == null ? null : title.split(PARTS)[0].strip();
+        if (t != null) {
             Matcher m = SPACED_DASH.matcher(t);
             int cut = -1;
             while (m.find()) {
@@ -168,15 +197,20 @@ final class WindowChrome {
                 return "browser"; // an address, not a title: its dashes name no app
             }
             // An app's name is a word or two; more after a dash is a line of text taken for a title ("-h, --help Print a usage message").
-            if (cut > 0 && cut < t.length() && t.substring(cut).strip().split("\\s+").length <= 3) {
+            if (cut > 0 && cut < t.length() && t.substring(cut).strip().split("\\s+").length <= 3 && !OPTION.matcher(t).find()) {
                 String app = norm(t.substring(cut));
-                if (app.length() >= 3) {
+                if (app.length() >= 3 && NAME_START.matcher(t.substring(cut).strip()).find()) {
                     return app;
                 }
             }
+        }
+        if (pager || lines.stream().limit(40).anyMatch(l -> MAN.matcher(l).find()) || WindowKinds.pager(lines)) {
+            return "terminal";
+        }
+        if (t != null) {
             Matcher plain = NAME_AFTER_DASH.matcher(t);
-            // "gsettings-desktop-schemas": a hyphenated word (two dashes in one word) names no app.
-            if (plain.find() && !HYPHENATED.matcher(t).find()) {
+            // "gsettings-desktop-schemas", "python3-software-properties": a hyphenated word (two dashes in one word) names no app.
+            if (plain.find() && !HYPHENATED.matcher(t).find() && !OPTION.matcher(t).find()) {
                 return norm(plain.group(1));
             }
             if (PROMPT.matcher(t).find()) {
@@ -185,7 +219,7 @@ final class WindowChrome {
         }
         for (int i = 0; i < Math.min(lines.size(), 40); i++) {
             String l = lines.get(i);
-            if (MAN.matcher(l).find() || (PROMPT.matcher(l).find() && l.contains("$"))) {
+            if (PROMPT.matcher(l).find() && l.contains("$")) {
                 return "terminal";
             }
         }

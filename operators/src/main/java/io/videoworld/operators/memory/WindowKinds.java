@@ -18,9 +18,18 @@ final class WindowKinds {
     static final String CHAT = "chat";
     static final String FILES = "files";
     static final String EDITOR = "editor";
-    /** A pager's status line ("... (press h for help or q to quit)", read whole or in part) or a manual page's header row ("TAR(1)  User Commands"). */
-    private static final Pattern MAN = Pattern.compile("manual\\s?page \\S+ line \\d+|press\\s?h\\s?for\\s?help|or\\s?q\\s?to\\s?quit\\W*$|^\\S+\\(\\d\\)\\s?User\\s?Com+an+ds|^User\\s?Com+an+ds$",
-            Pattern.CASE_INSENSITIVE);
+    /**
+     * A pager's status line ("... (press h for help or q to quit)", read whole or in part, "hforhelp", "qtoquit)", "git-fetch（1)line18")
+     * or a manual page's header row ("TAR(1)  User Commands", "User Comimands").
+     */
+    private static final Pattern MAN = Pattern.compile("manual\\s?page \\S+ line \\d+|press\\s?h\\s?for\\s?help|h\\s?for\\s?help|or\\s?q\\s?to\\s?quit\\W*$"
+            + "|q\\s?to\\s?qu[il1]t|to\\s?qu[il1]t[l1)\\]}\uff09]\\W*$|[(\uff08]\\s?\\d\\s?[)\uff09]?\\s?line\\s?\\d+"
+            + "|^\\S+\\(\\d\\)\\s?User\\s?Com+an+ds|^User\\s?Co[mn]\\w{0,3}ands$", Pattern.CASE_INSENSITIVE);
+    /** What a pager's status line says, as pieces of one row may read it: at least two of these make it one. */
+    private static final List<Pattern> STATUS_WORDS = List.of(Pattern.compile("press"), Pattern.compile("help"), Pattern.compile("qu[il1]t"),
+            Pattern.compile("\\dline\\d"));
+    /** The share of the frame's height at the bottom where a pager's status line is. */
+    static final double STATUS_BAND = 0.12;
     /** A pager's status line as OCR reads it ("Manual page tar(1) line 40", "Hanualpae ucfr(1line 1"): the page's name. */
     private static final Pattern MAN_STATUS = Pattern.compile("([A-Za-z0-9][\\w.+/-]*)\\s?\\(\\d+\\)?\\s?line\\s?\\d+", Pattern.CASE_INSENSITIVE);
     /** user@host:~/dir$ as OCR reads it at 640 px: '@' may come out as 'g' or 'e', '$' as 's'. */
@@ -55,7 +64,17 @@ final class WindowKinds {
     static String of(String title, List<String> lines) {
         List<String> head = lines.subList(0, Math.min(lines.size(), 40));
         String chrome = title == null ? "" : title;
-        if (URL.matcher(chrome).find() || head.stream().limit(8).anyMatch(l -> URL.matcher(l).find() && !l.strip().contains(" "))) {
+        if (URL.matcher(chrome).find()) {
+            return BROWSER;
+        }
+        // The window's own chrome outranks the text it shows: a licence in a viewer quotes an address on a line of its own.
+        if (PAGES.matcher(chrome).find()) {
+            return PDF;
+        }
+        if (MEMBERS.matcher(chrome).find()) {
+            return CHAT;
+        }
+        if (head.stream().limit(8).anyMatch(l -> URL.matcher(l).find() && !l.strip().contains(" "))) {
             return BROWSER;
         }
         if (head.stream().anyMatch(l -> MAN.matcher(l).find()) || count(head, PROMPT) >= 1 && !URL.matcher(chrome).find()) {
@@ -105,6 +124,118 @@ final class WindowKinds {
         }
         spreads.sort(null);
         return spreads.get(spreads.size() / 2) < MONO_SPREAD;
+    }
+
+    /** Whether a pager's status line or a manual page's header is among a window's lines (top first): a terminal's. */
+    static boolean pager(List<String> lines) {
+        return lines.stream().limit(40).anyMatch(l -> MAN.matcher(l.strip()).find());
+    }
+
+    /**
+     * Whether a keyframe's bottom row is a pager's status line, from its pieces put together left to
+     * right: OCR reads that small row in pieces ("17(press", "forhelp", "quit") that no pattern of
+     * a whole line finds, but two of its words in the bottom {@value #STATUS_BAND} of the frame do.
+     */
+    static boolean pagerRow(List<io.videoworld.core.Perception> in) {
+        for (io.videoworld.core.Perception p : in) {
+            String row = WindowChrome.norm(String.join(" ", p.lines().stream().filter(l -> l.y() >= p.height() * (1 - STATUS_BAND))
+                    .sorted(java.util.Comparator.comparingDouble(io.videoworld.core.TextLine::x)).map(io.videoworld.core.TextLine::text).toList()));
+            if (STATUS_WORDS.stream().filter(w -> w.matcher(row).find()).count() >= 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** At most this share of the lines of one keyframe on the next: the page was turned (or the window changed), not scrolled. */
+    static final double TURNED = 0.15;
+    /** The share of lines that stay where they were while one is typed into. */
+    static final double STILL = 0.6;
+    /** Letters a line needs before it can be seen to grow. */
+    private static final int GROWN_FROM = 6;
+    /** Letters a line needs to be told apart from the lines around it. */
+    private static final int MOTION_LINE = 12;
+
+    /**
+     * A guess at the kind of a window nothing names (no chrome, no convention, not monospaced: a
+     * full-screen page of prose), from how its text moves between keyframes: a document viewer
+     * turns pages (no line kept from one keyframe to the next), a web page scrolls (most lines kept,
+     * higher up). {@link #PDF} when a page was turned, else {@link #BROWSER} when the text
+     * scrolled, else null (it did not move). A guess: only for naming, never for telling tasks apart
+     * ({@link EpisodeBatches#digest} leaves it out).
+     */
+    static String byMotion(List<io.videoworld.core.Perception> in) {
+        boolean scrolled = false;
+        for (int i = 0; i + 1 < in.size(); i++) {
+            java.util.Map<String, io.videoworld.core.TextLine> a = distinct(in.get(i));
+            java.util.Map<String, io.videoworld.core.TextLine> b = distinct(in.get(i + 1));
+            if (a.size() < 4 || b.size() < 4) {
+                continue;
+            }
+            int common = 0;
+            int moved = 0;
+            for (var e : a.entrySet()) {
+                io.videoworld.core.TextLine later = b.get(e.getKey());
+                if (later != null) {
+                    common++;
+                    moved += e.getValue().y() - later.y() > e.getValue().height() / 4.0 ? 1 : 0;
+                }
+            }
+            if (common <= TURNED * Math.min(a.size(), b.size())) {
+                return PDF;
+            }
+            scrolled |= moved >= Math.max(2, common / 2);
+        }
+        return scrolled ? BROWSER : null;
+    }
+
+    /**
+     * Whether text is being typed into the window: from one keyframe to the next, a line grows
+     * where it stands (its start kept, three letters or more added) while most of the others stay
+     * where they were. Scrolling moves every line, a turned page or another window replaces them,
+     * new chat lines or shell output come as new lines; only an editor lengthens a line in place.
+     */
+    static boolean typed(List<io.videoworld.core.Perception> in) {
+        for (int i = 0; i + 1 < in.size(); i++) {
+            java.util.Map<String, io.videoworld.core.TextLine> a = distinct(in.get(i));
+            java.util.Map<String, io.videoworld.core.TextLine> b = distinct(in.get(i + 1));
+            if (a.size() < 4 || b.size() < 4) {
+                continue;
+            }
+            long still = a.entrySet().stream().filter(e -> b.containsKey(e.getKey())
+                    && Math.abs(b.get(e.getKey()).y() - e.getValue().y()) <= e.getValue().height() / 4.0).count();
+            if (still < STILL * Math.min(a.size(), b.size())) {
+                continue;
+            }
+            for (io.videoworld.core.TextLine l : in.get(i).lines()) {
+                String before = WindowChrome.norm(l.text());
+                if (before.length() < GROWN_FROM) {
+                    continue;
+                }
+                String start = before.substring(0, Math.max(GROWN_FROM, before.length() - 2)); // OCR misreads a line's last letters
+                for (io.videoworld.core.TextLine m : in.get(i + 1).lines()) {
+                    String after = WindowChrome.norm(m.text());
+                    if (Math.abs(m.y() - l.y()) < l.height() / 2.0 && after.length() >= before.length() + 3 && after.startsWith(start)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** A keyframe's lines long enough to be told apart, by their letters; a line read twice is left out. */
+    private static java.util.Map<String, io.videoworld.core.TextLine> distinct(io.videoworld.core.Perception p) {
+        java.util.Map<String, io.videoworld.core.TextLine> out = new java.util.HashMap<>();
+        java.util.Set<String> twice = new java.util.HashSet<>();
+        for (io.videoworld.core.TextLine l : p.lines()) {
+            String k = WindowChrome.norm(l.text());
+            if (k.length() >= MOTION_LINE && out.put(k, l) != null) {
+                twice.add(k);
+            }
+        }
+        out.keySet().removeAll(twice);
+        return out;
     }
 
     /** The manual page a terminal's status line names (lower case), or null when it shows none (a shell, another app). */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never tuned on) through the job's engines with the real OCR ({@link ScreenMemoryRun}), scored
  * by {@link ScreenMemoryScore}, with the sessions that have a panel and those without title bars
  * reported apart, and questions about the sessions' text answered with clips ({@link ScreenAnswersScore}).
- * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh}, {@code fresh-2}, {@code fresh-3}, {@code fresh-4} and {@code fresh-5} the second to sixth held-out sets (and assert
+ * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh}, {@code fresh-2}, {@code fresh-3}, {@code fresh-4}, {@code fresh-5} and {@code fresh-6} the second to seventh held-out sets (and assert
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone); sets separated by
@@ -60,6 +60,7 @@ class DesktopMemoryEvalTest {
             case "fresh-3" -> DesktopSession.FRESH_3;
             case "fresh-4" -> DesktopSession.FRESH_4;
             case "fresh-5" -> DesktopSession.FRESH_5;
+            case "fresh-6" -> DesktopSession.FRESH_6;
             default -> Arrays.stream(which.split(",")).map(Long::parseLong).toList();
         };
         seeds = seeds.subList(0, Math.min(seeds.size(), Integer.getInteger("vw.eval.sessions", seeds.size())));
@@ -86,6 +87,7 @@ class DesktopMemoryEvalTest {
                     r.keyframes(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, r.ocrMs() / 1e3);
             // Printed always (a line per miss): the held-out misses are reported, never tuned on.
             ScreenMemoryScore.missedReturns(s, r).forEach(m -> System.out.println("  " + m));
+            ScreenMemoryScore.missedNames(s, r).forEach(m -> System.out.println("  " + m));
             if (verbose) {
                 s.truth().forEach(a -> System.out.println("  truth " + a));
                 if (Boolean.getBoolean("vw.eval.keyframes")) {

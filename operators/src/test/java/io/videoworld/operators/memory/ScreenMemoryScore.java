@@ -104,6 +104,27 @@ record ScreenMemoryScore(int predicted, int truth, int matched, int returns, int
     }
 
     /**
+     * Each activity whose event was given a wrong app name: the truth's app and kind, whether it
+     * was full screen or without title bars, the name given, and the batch's title at its middle.
+     */
+    static List<String> missedNames(DesktopSession.Session s, ScreenMemoryRun.Result r) {
+        List<String> out = new ArrayList<>();
+        for (DesktopSession.Activity a : s.truth()) {
+            long mid = (a.start() + a.end()) * 500L;
+            EpisodeDoc covering = at(r.events(), mid);
+            if (covering != null && covering.app() != null && named(s, a, DesktopSession.norm(covering.app()))) {
+                continue;
+            }
+            EpisodeBatch b = r.batches().stream().filter(x -> x.startPtsMs() <= mid && x.endPtsMs() > mid).findFirst().orElse(null);
+            out.add(String.format(Locale.ROOT, "missed name %d-%d s (task %s, %s %s%s%s): event %s app=%s; batch app=%s title=%s", a.start(), a.end(),
+                    a.task(), a.kind(), a.app(), a.fullScreen() ? ", full screen" : "", s.variant().titled() ? "" : ", no title bars",
+                    covering == null ? "none" : covering.id() + String.format(Locale.ROOT, " %.0f-%.0f", covering.startPtsMs() / 1e3,
+                            covering.endPtsMs() / 1e3), covering == null ? "-" : covering.app(), b == null ? "-" : b.app(), b == null ? "-" : b.title()));
+        }
+        return out;
+    }
+
+    /**
      * Whether {@code app} is what a person would call the activity's app: the name its window
      * shows; where the window shows none (no title bars, full screen), its kind ("browser") too.
      */

@@ -80,6 +80,34 @@ class WindowChromeTest {
     }
 
     @Test
+    void digitsAfterADashALineOfOptionsAndAHyphenatedWordNameNoApp() {
+        // Lines of text taken for a title where there is no title bar: a time zone, a count, an option, a package name.
+        assertThat(WindowChrome.app("Sandro Tosi <morph@debian.org> Sun, 22 Jan 2023 00:00:46 -0500", List.of())).isNull();
+        assertThat(WindowChrome.app("#random-  5members", List.of())).as("a count: the chat's header, not an app").isEqualTo("chat");
+        assertThat(WindowChrome.app("-[n]atoaintenance,n]atgcRungitmaintenancerun-autattheendtpef", List.of())).isNull();
+        assertThat(WindowChrome.app("GPL-1| docspython3-software-propetieschar", List.of())).isNull();
+        assertThat(WindowChrome.app("GPL-1| docspython3-software-propetieschar \u00a6 https://docs.example.org/guide/x", List.of())).isEqualTo("browser");
+        assertThat(WindowChrome.app("* Version the Provides of the transitional -dev packages", List.of())).as("a list item").isNull();
+        // Titles that do name one still do.
+        assertThat(WindowChrome.app("report.txt - gedit", List.of())).isEqualTo("gedit");
+        assertThat(WindowChrome.app("tar-1.34.pdf \u2014 Okular", List.of())).isEqualTo("okular");
+        assertThat(WindowChrome.app("Pictures-Files", List.of())).isEqualTo("files");
+    }
+
+    @Test
+    void anAddressBarIsAnAddressNotASentenceQuotingOne() {
+        assertThat(WindowChrome.addressBar("https:/dcs.examle.org/guide/pythn-software-roperties-changelog")).isTrue();
+        assertThat(WindowChrome.addressBar("\u2190 \u2192 https://wiki.debian.org/gtk")).isTrue();
+        assertThat(WindowChrome.addressBar("Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/")).isFalse();
+        // An editor's tab strip over a licence that quotes an address: the tabs are the title, and they name an editor.
+        Perception a = shot("changelog.Debian   LGPL.md", 20, 10, "Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/", 20, 60);
+        Perception b = shot("changelog.Debian   LGPL.md", 20, 10, "Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/", 20, 60);
+        String title = WindowChrome.title(List.of(a, b));
+        assertThat(title).isEqualTo("changelog.Debian   LGPL.md");
+        assertThat(WindowChrome.app(title, List.of())).isEqualTo("editor");
+    }
+
+    @Test
     void filesOfAnotherTypeUnderAlikeTitlesAreTwoFiles() {
         assertThat(WindowChrome.same("changelog.Debian - gedit", "changelog.Debian.md - gedit")).as("a type added").isFalse();
         assertThat(WindowChrome.same("changelog.Debian.md-Mousepad", "changelog.Debian.txt-Mousepad")).as("another type").isFalse();
