@@ -164,6 +164,22 @@ public final class EpisodePolicy {
         return best == null ? new Relation(EpisodeBatch.NEW, -1, sim) : new Relation(EpisodeBatch.RETURN, best.batchSeq(), bestSim);
     }
 
+    /**
+     * Whether two batches show documents of other numbers of pages (false when either shows none):
+     * the number of pages is the document's own ({@link WindowKinds#pages}), where their names and
+     * gists may be alike (three {@code changelog.Debian.pdf} of 29, 18 and 3 pages).
+     */
+    static boolean otherLength(EpisodeBatch.Digest a, EpisodeBatch.Digest b) {
+        int[] x = pages(a);
+        int[] y = pages(b);
+        return x != null && y != null && x[1] != y[1];
+    }
+
+    /** The page and number of pages a batch's first lines show, or null. */
+    private static int[] pages(EpisodeBatch.Digest d) {
+        return d.text() == null ? null : WindowKinds.pages(List.of(d.text().split(" \\| ")));
+    }
+
     /** The batches before {@code prev} a return may go back to: the recent ones, then each remembered task, newest first, once each. */
     private static List<EpisodeBatch.Digest> earlier(List<EpisodeBatch.Digest> recent, List<EpisodeBatch.Digest> tasks, EpisodeBatch.Digest prev) {
         List<EpisodeBatch.Digest> out = new java.util.ArrayList<>();
@@ -235,8 +251,10 @@ public final class EpisodePolicy {
             return;
         }
         // A window without a title (full screen, no chrome) is remembered by its text alone.
+        // Two documents of one name and of other lengths (every changelog.Debian.pdf alike in gist) are two tasks, both kept.
         tasks.removeIf(t -> (d.title() == null ? t.title() == null : WindowChrome.same(t.title(), d.title()))
-                && (t.embedding() == null || d.embedding() == null || Vectors.cosine(t.embedding(), d.embedding()) >= SAME_TASK));
+                && (t.embedding() == null || d.embedding() == null || Vectors.cosine(t.embedding(), d.embedding()) >= SAME_TASK)
+                && !otherLength(t, d));
         tasks.add(d);
         while (tasks.size() > TASKS) {
             tasks.remove(0);

@@ -219,4 +219,21 @@ class ScreenReturnsTest {
         Perception p = frame(seq, lines);
         return new BatcherState.View(seq, activity, ScreenReturns.lines(p), ScreenReturns.words(List.of(p), WindowChrome.TOP_BAND));
     }
+
+    @Test
+    void documentsOfOneNameAndOtherLengthsAreRememberedApart() {
+        float[] gist = {1, 0, 0};
+        String title = "changelog.Debian.pdf - Okular";
+        EpisodeBatch.Digest long29 = new EpisodeBatch.Digest(1, 0, 4000, "okular", title, title + " | changelog.Debian.pdf page 6 of 29 100% | ocl-icd", gist, null);
+        EpisodeBatch.Digest short3 = new EpisodeBatch.Digest(2, 4000, 8000, "okular", title, title + " | changelog.Debian.pdf page 1 of 3 100% | zlib", gist, null);
+        EpisodeBatch.Digest laterPage = new EpisodeBatch.Digest(3, 8000, 9000, "okular", title, title + " | changelog.Debian.pdf page 2 of 3 100% | zlib", gist, null);
+        List<EpisodeBatch.Digest> tasks = new ArrayList<>();
+        EpisodePolicy.remember(tasks, long29);
+        EpisodePolicy.remember(tasks, short3);
+        assertThat(tasks).as("alike in name and gist, not in length: both kept").containsExactly(long29, short3);
+        EpisodePolicy.remember(tasks, laterPage);
+        assertThat(tasks).as("another page of the short one replaces it").containsExactly(long29, laterPage);
+        assertThat(EpisodePolicy.otherLength(long29, short3)).isTrue();
+        assertThat(EpisodePolicy.otherLength(short3, laterPage)).isFalse();
+    }
 }
