@@ -44,8 +44,6 @@ final class WindowChrome {
     private static final Pattern HYPHENATED = Pattern.compile("[\\p{L}\\p{N}][-\u2013]\\p{L}+[-\u2013]\\s*\\p{L}[\\p{L} ]{2,24}$");
     /** A line that starts with a dash or a bullet is a command's option or a list item ("-[no]auto-maintenance ...", "* Version the -dev packages"), never a window's title. */
     private static final Pattern OPTION = Pattern.compile("^[-\u2013\u2014*+\u2022\u25aa\u00b7]");
-    /** Words an address bar may show beside the address. */
-    static final int BAR_WORDS = 2;
     /** An app's name starts with a letter: digits after a dash are a time zone ("-0500") or a count ("- 5 members"). */
     private static final Pattern NAME_START = Pattern.compile("^\\p{L}");
     private static final Pattern SPACED_DASH = Pattern.compile("\\s[-\u2013\u2014]\\s?|\\s?[-\u2013\u2014]\\s");
@@ -157,21 +155,8 @@ final class WindowChrome {
         }
         // The title, and a URL bar under it: tabs behind one strip (or one title) differ there.
         Row first = chrome.get(0);
-        Row second = chrome.stream().filter(r -> r.row() > first.row() && addressBar(r.text())).findFirst().orElse(null);
+        Row second = chrome.stream().filter(r -> r.row() > first.row() && WindowKinds.addressBar(r.text())).findFirst().orElse(null);
         return second == null ? first.text() : first.text() + PARTS + second.text();
-    }
-
-    /**
-     * Whether a row is an address bar: an address, with at most {@value #BAR_WORDS} words beside it (buttons
-     * read as text); a sentence that quotes an address ("Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/")
-     * is a line of the page, however long it stays on screen.
-     */
-    static boolean addressBar(String row) {
-        if (!URL.matcher(row).find()) {
-            return false;
-        }
-        long words = java.util.Arrays.stream(row.split("\\s+")).filter(w -> !URL.matcher(w).find() && w.replaceAll("[^\\p{L}]", "").length() >= 3).count();
-        return words <= BAR_WORDS;
     }
 
     /** The application a title names, or a window convention shows; null when neither does. */

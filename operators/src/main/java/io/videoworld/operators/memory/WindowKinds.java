@@ -126,6 +126,22 @@ final class WindowKinds {
         return spreads.get(spreads.size() / 2) < MONO_SPREAD;
     }
 
+    /** Words an address bar may show beside the address. */
+    static final int BAR_WORDS = 2;
+
+    /**
+     * Whether a row is an address bar: an address, with at most {@value #BAR_WORDS} words beside it (buttons
+     * read as text); a sentence that quotes an address ("Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/")
+     * is a line of the page, however long it stays on screen.
+     */
+    static boolean addressBar(String row) {
+        if (!URL.matcher(row).find()) {
+            return false;
+        }
+        long words = java.util.Arrays.stream(row.split("\\s+")).filter(w -> !URL.matcher(w).find() && w.replaceAll("[^\\p{L}]", "").length() >= 3).count();
+        return words <= BAR_WORDS;
+    }
+
     /** Whether a pager's status line or a manual page's header is among a window's lines (top first): a terminal's. */
     static boolean pager(List<String> lines) {
         return lines.stream().limit(40).anyMatch(l -> MAN.matcher(l.strip()).find());

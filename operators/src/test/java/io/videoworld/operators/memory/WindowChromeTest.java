@@ -96,9 +96,9 @@ class WindowChromeTest {
 
     @Test
     void anAddressBarIsAnAddressNotASentenceQuotingOne() {
-        assertThat(WindowChrome.addressBar("https:/dcs.examle.org/guide/pythn-software-roperties-changelog")).isTrue();
-        assertThat(WindowChrome.addressBar("\u2190 \u2192 https://wiki.debian.org/gtk")).isTrue();
-        assertThat(WindowChrome.addressBar("Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/")).isFalse();
+        assertThat(WindowKinds.addressBar("https:/dcs.examle.org/guide/pythn-software-roperties-changelog")).isTrue();
+        assertThat(WindowKinds.addressBar("\u2190 \u2192 https://wiki.debian.org/gtk")).isTrue();
+        assertThat(WindowKinds.addressBar("Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/")).isFalse();
         // An editor's tab strip over a licence that quotes an address: the tabs are the title, and they name an editor.
         Perception a = shot("changelog.Debian   LGPL.md", 20, 10, "Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/", 20, 60);
         Perception b = shot("changelog.Debian   LGPL.md", 20, 10, "Copyright (C) 2007 Free Software Foundation, Inc. https://fsf.org/", 20, 60);
