@@ -33,11 +33,12 @@ public final class DesktopSession {
      * from 126-200 by their plans for full-screen returns, look-alike documents and returns right after another app, and
      * 162, 167, 173, 186 and 196 from 130-199 for PDFs returned to full screen, files of one name or alike names in an editor,
      * and 208, 226, 227, 243, 253, 279 and 377 from 200-399 for PDF viewers returned to at another page (full screen on one
-     * visit), shells whose output scrolled between visits and several tasks of one app in a row.
+     * visit), shells whose output scrolled between visits and several tasks of one app in a row; 301-310 checked the
+     * app-naming round (run before and after it, not tuned on, but seen).
      */
     public static final List<Long> TUNING = List.of(101L, 102L, 103L, 104L, 105L, 106L, 108L, 112L, 113L, 114L, 115L, 116L, 117L, 118L, 119L,
             120L, 121L, 122L, 123L, 124L, 125L, 126L, 127L, 128L, 129L, 136L, 162L, 167L, 173L, 175L, 178L, 186L, 196L, 208L, 226L, 227L, 243L,
-            253L, 279L, 377L);
+            253L, 279L, 377L, 301L, 302L, 303L, 304L, 305L, 306L, 307L, 308L, 309L, 310L);
     /** Held-out seeds: reported in CI, never tuned on. */
     public static final List<Long> HELD_OUT = List.of(9001L, 9002L, 9003L, 9004L, 9005L);
     /** A second held-out set, first run when the memory was done with the first (and tuned on neither). */
