@@ -198,6 +198,8 @@ public final class StackBench {
         String loadBefore = load();
 
         long epoch = (System.currentTimeMillis() / 1000 + 2) * 1000;
+        // When capture starts, to line up with what runs beside the bench (per-thread CPU, the job's log).
+        System.out.printf("%s: capture time 0 is %tT%n", name, epoch);
         String prefix = "sb" + (System.nanoTime() % 100000) + "-";
         Map<String, Long> step = new HashMap<>();
         for (int s = 0; s < screens; s++) {

@@ -62,6 +62,12 @@ public final class DetectOptions {
                     + "detection would start, while a newer sample of the stream waits, is dropped (no detection document; the tracker "
                     + "predicts its tracks over the gap) so that the stream skips to its newest sample instead of detecting a stale queue "
                     + "(counted in vwDetectDropped). Files and folders are never dropped. 0 detects every sample however late.");
+    public static final ConfigOption<Boolean> LIVE_BATCH_LIMIT = ConfigOptions.key("vw.detect.live-max-lag.batch-limit").booleanType()
+            .defaultValue(true).withDescription("With live-max-lag over 0: while live samples are in flight, a detector batch takes only as many "
+                    + "samples as the detector was last measured to detect in half of live-max-lag (at least one, at most max-batch); the "
+                    + "rest wait and are dropped if they fall behind. A batch's samples are all detected once it starts: on a detector "
+                    + "starved by OCR (over a second a sample at nice 10) a batch of 16 delivered samples 11-16 s after capture (bin/videoworld "
+                    + "bench stack). false: batches of up to max-batch.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
             .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
                     + "compared) keeps that sample's detections instead of running the detector; false detects every sample. The last "

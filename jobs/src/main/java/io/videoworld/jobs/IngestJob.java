@@ -118,7 +118,7 @@ public final class IngestJob {
         SingleOutputStreamOperator<DetectionResult> detected = AsyncDataStream.orderedWait(samples,
                 new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf), conf.get(DetectOptions.WORKERS),
                         conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis(), nice,
-                        conf.get(DetectOptions.LIVE_MAX_LAG).toMillis()),
+                        conf.get(DetectOptions.LIVE_MAX_LAG).toMillis(), conf.get(DetectOptions.LIVE_BATCH_LIMIT)),
                 conf.get(DetectOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(DetectOptions.CAPACITY))
                 .name(uid.equals("detection") ? "object detection" : "object detection, live streams").uid(uid);
         if (ownChain) {

@@ -68,13 +68,18 @@ public abstract class BatchedInference<I, O> extends RichAsyncFunction<I, O> {
         timeouts = metrics.counter(metricPrefix + "Timeouts");
         failures = metrics.counter(metricPrefix + "Failures");
         batcher = new MicroBatcher<>(metricPrefix + "-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), workers, maxBatch,
-                maxWaitMs, this::infer, (size, nanos) -> {
+                this::batchLimit, maxWaitMs, this::infer, (size, nanos) -> {
                     synchronized (batchSize) { // several workers may report at once; the meter's counter is not atomic
                         batchSize.update(size);
                         batchMs.update(nanos / 1_000_000);
                         frames.markEvent(size);
                     }
                 }, 2, 200);
+    }
+
+    /** Most requests in the batch about to start (on a worker; capped at maxBatch): maxBatch unless a subclass needs fewer now. */
+    protected int batchLimit() {
+        return maxBatch;
     }
 
     /** Told of each request as it is queued for a batch, in arrival order, on the task thread. */

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@link SampledFrame#carry()} is decoded (for its histogram) but not detected: its detections
  * are left null for {@link CarryDetections} to fill in. A live stream's sample that fell more than
  * {@code maxLiveLagMs} behind while a newer one of its stream waits is dropped undecoded
- * ({@link StaleSamples}, {@link DetectedFrame#dropped}; counted in {@code vwDetectDropped}).
+ * ({@link StaleSamples}, {@link DetectedFrame#dropped}; counted in {@code vwDetectDropped}); while
+ * live samples are in flight, a batch takes only what the detector can do in half that lag.
  */
 public final class DetectionFunction extends BatchedInference<SampledFrame, DetectionResult> {
     /** The stage named in this operator's dead letters. */
@@ -37,6 +38,7 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     private final DetectorSettings settings;
     private final int nice;
     private final long maxLiveLagMs;
+    private final boolean limitLiveBatches;
     private transient ObjectDetector detector;
     private transient StaleSamples stale;
     private transient Counter dropped;
@@ -63,11 +65,18 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
 
     /** @param maxLiveLagMs a live sample further behind than this is skipped when a newer one of its stream waits; 0 never */
     public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs, int nice, long maxLiveLagMs) {
+        this(models, settings, workers, maxBatch, maxWaitMs, nice, maxLiveLagMs, false);
+    }
+
+    /** @param limitLiveBatches while live samples are in flight, a batch takes only what the detector does in half of maxLiveLagMs */
+    public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs, int nice, long maxLiveLagMs,
+            boolean limitLiveBatches) {
         super("vwDetect", workers, maxBatch, maxWaitMs);
         this.models = models;
         this.settings = settings;
         this.nice = nice;
         this.maxLiveLagMs = maxLiveLagMs;
+        this.limitLiveBatches = limitLiveBatches;
     }
 
     @Override
@@ -77,7 +86,7 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
         if (niceNow != Integer.MIN_VALUE) {
             LOG.info("detection threads of this subtask run at nice {}", niceNow);
         }
-        stale = new StaleSamples(maxLiveLagMs);
+        stale = new StaleSamples(maxLiveLagMs, limitLiveBatches);
         dropped = getRuntimeContext().getMetricGroup().counter("vwDetectDropped");
         detector = ObjectDetector.load(Path.of(models), settings.model(), settings.labels(), settings.inputSize(), settings.minScore());
         return "gpu".equals(detector.device());
@@ -96,6 +105,11 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     }
 
     @Override
+    protected int batchLimit() {
+        return stale.batchLimit(super.batchLimit());
+    }
+
+    @Override
     protected void submitted(SampledFrame f) {
         stale.arrived(f);
     }
@@ -103,6 +117,7 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     @Override
     protected List<DetectionResult> infer(List<SampledFrame> batch) {
         long now = System.currentTimeMillis();
+        long start = System.nanoTime();
         List<DecodedImage> images = new ArrayList<>(batch.size());
         List<Integer> decodable = new ArrayList<>(batch.size());
         List<DecodedImage> toDetect = new ArrayList<>(batch.size());
@@ -129,6 +144,7 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
             }
         }
         List<List<Detection>> detected = toDetect.isEmpty() ? List.of() : detector.detect(toDetect);
+        stale.detected(toDetect.size(), (System.nanoTime() - start) / 1_000_000);
         for (SampledFrame f : batch) {
             stale.done(f);
         }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 
 /**
  * Collects requests from any number of callers into batches of at most {@code maxBatch}, waiting
@@ -18,6 +19,8 @@ import java.util.function.Function;
  * {@code workers} above one, that many threads take batches off the same queue, so a model whose
  * single call cannot fill the cores (a small detector on a CPU) runs several calls at once; the
  * work function must then be thread-safe, and results may complete out of submission order.
+ * A {@code limit} asked as each batch starts may cap it below {@code maxBatch} (what it leaves
+ * waits for the next batch).
  *
  * @param <I> request
  * @param <O> result
@@ -27,6 +30,7 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
 
     private final BlockingQueue<Pending<I, O>> queue = new LinkedBlockingQueue<>();
     private final int maxBatch;
+    private final IntSupplier limit;
     private final long maxWaitMs;
     private final Function<List<I>, List<O>> work;
     private final List<Thread> workers = new ArrayList<>();
@@ -53,12 +57,19 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
     /** @param threads workers running batches at once, at least one */
     public MicroBatcher(String name, int threads, int maxBatch, long maxWaitMs, Function<List<I>, List<O>> work, BatchListener listener,
             int retries, long backoffMs) {
+        this(name, threads, maxBatch, () -> Integer.MAX_VALUE, maxWaitMs, work, listener, retries, backoffMs);
+    }
+
+    /** @param limit asked as each batch starts: its most requests, at least one and at most {@code maxBatch} whatever it says */
+    public MicroBatcher(String name, int threads, int maxBatch, IntSupplier limit, long maxWaitMs, Function<List<I>, List<O>> work,
+            BatchListener listener, int retries, long backoffMs) {
         if (threads < 1) {
             throw new IllegalArgumentException("workers must be at least 1, was " + threads);
         }
         this.retries = retries;
         this.backoffMs = backoffMs;
         this.maxBatch = maxBatch;
+        this.limit = limit;
         this.maxWaitMs = maxWaitMs;
         this.work = work;
         this.listener = listener;
@@ -90,7 +101,8 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
                 }
                 batch.add(first);
                 long deadline = System.nanoTime() + maxWaitMs * 1_000_000;
-                while (batch.size() < maxBatch) {
+                int most = Math.max(1, Math.min(maxBatch, limit.getAsInt()));
+                while (batch.size() < most) {
                     long left = deadline - System.nanoTime();
                     Pending<I, O> next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
                     if (next == null) {

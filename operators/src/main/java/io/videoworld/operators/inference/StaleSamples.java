@@ -13,15 +13,30 @@ import java.util.Map;
  * ones (as Frigate does); its newest sample and its last one are always detected, so it is never
  * starved, and files and folders are never dropped. A stream is forgotten once its newest sample
  * has been detected, so nothing stays for a stream with nothing in flight.
+ *
+ * <p>A batch's samples are all detected once it starts, so a big batch on a starved detector
+ * would deliver its first samples long after they were checked: while live samples are in flight a
+ * batch takes only as many as the detector was last measured to detect in half of {@code
+ * maxLagMs} (at least one); the rest wait, and those of them that fall behind are dropped. At nice
+ * 10 beside busy OCR a sample took over a second, and a batch of 16 held samples 11-16 s.
  */
 final class StaleSamples {
     private final long maxLagMs;
+    private final boolean limitBatches;
     /** Per stream with samples in flight: event time of its newest one. Touched by the task thread and the detector's thread. */
     private final Map<String, Long> newest = new HashMap<>();
+    /** Wall-clock ms per detected sample, smoothed over recent batches; 0 before the first. */
+    private double msPerSample;
 
     /** @param maxLagMs how far behind a live sample may be before it is skipped for a newer one; 0 never drops */
     StaleSamples(long maxLagMs) {
+        this(maxLagMs, false);
+    }
+
+    /** @param limitBatches while live samples are in flight, a batch takes only what half of {@code maxLagMs} detects */
+    StaleSamples(long maxLagMs, boolean limitBatches) {
         this.maxLagMs = maxLagMs;
+        this.limitBatches = limitBatches;
     }
 
     /** A sample was handed to the detector (on the task thread, in stream order). */
@@ -46,6 +61,22 @@ final class StaleSamples {
         if (n != null && (n <= f.eventTimeMs() || f.last())) {
             newest.remove(f.streamId());
         }
+    }
+
+    /** {@code samples} were detected in {@code ms} of wall-clock time (on the detector's thread). */
+    synchronized void detected(int samples, long ms) {
+        if (samples > 0) {
+            double each = (double) ms / samples;
+            msPerSample = msPerSample == 0 ? each : 0.5 * msPerSample + 0.5 * each;
+        }
+    }
+
+    /** Most samples the next batch may take: {@code maxBatch}, or fewer while live samples are in flight and detection is slow. */
+    synchronized int batchLimit(int maxBatch) {
+        if (!limitBatches || maxLagMs <= 0 || newest.isEmpty() || msPerSample == 0) {
+            return maxBatch;
+        }
+        return (int) Math.max(1, Math.min(maxBatch, (maxLagMs / 2.0) / msPerSample));
     }
 
     /** Streams with samples in flight. */

@@ -15,17 +15,20 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The real detector through Flink's ordered async operator: a live stream's samples that are stale
  * while a newer one waits are dropped (no size, no detections) and its newest is detected; a file's
- * samples are all detected however late; in stream order, and nothing is remembered afterwards.
+ * samples are all detected however late; in stream order, and nothing is remembered afterwards;
+ * the same with live batches limited (the first batch, before any measure, is not).
  */
 class DetectionDropsTest {
 
-    @Test
-    void aLiveStreamBehindSkipsToItsNewestSampleWhileAFileIsDetectedWhole() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aLiveStreamBehindSkipsToItsNewestSampleWhileAFileIsDetectedWhole(boolean limitLiveBatches) throws Exception {
         byte[] jpeg = MalformedRecords.jpeg(320, 180, Color.GRAY);
         long behind = System.currentTimeMillis() - 20_000;
         List<SampledFrame> in = new ArrayList<>();
@@ -35,7 +38,7 @@ class DetectionDropsTest {
         }
         // A batch waits up to 5 s to fill, so every sample is queued when the detector starts: the drops do not depend on timing.
         DetectionFunction fn = new DetectionFunction(ModelDirectory.locate().toString(),
-                new DetectionFunction.DetectorSettings("centernet", List.of(), 0, 0.1), 1, 16, 5_000, 0, 3_000);
+                new DetectionFunction.DetectorSettings("centernet", List.of(), 0, 0.1), 1, 16, 5_000, 0, 3_000, limitLiveBatches);
         List<DetectedFrame> out;
         try (OneInputStreamOperatorTestHarness<SampledFrame, DetectionResult> h = new OneInputStreamOperatorTestHarness<>(
                 new AsyncWaitOperatorFactory<>(fn, 120_000, 16, AsyncDataStream.OutputMode.ORDERED),

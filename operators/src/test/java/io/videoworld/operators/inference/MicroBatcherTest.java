@@ -29,6 +29,32 @@ class MicroBatcherTest {
     }
 
     @Test
+    void aLimitAskedAsEachBatchStartsCapsItBetweenOneAndTheMaximum() throws Exception {
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        java.util.Iterator<Integer> limits = List.of(1, 0, 100, 2, 100).iterator();
+        java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
+        // The first batch (one request) waits until every request is queued, so the later batches' sizes do not depend on timing.
+        try (MicroBatcher<Integer, Integer> b = new MicroBatcher<>("test", 1, 4, () -> limits.hasNext() ? limits.next() : 100, 50, in -> {
+            try {
+                queued.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return in;
+        }, (n, nanos) -> sizes.add(n), 0, 0)) {
+            List<CompletableFuture<Integer>> out = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                out.add(b.submit(i));
+            }
+            queued.countDown();
+            for (int i = 0; i < 12; i++) {
+                assertThat(out.get(i).get(5, TimeUnit.SECONDS)).isEqualTo(i);
+            }
+        }
+        assertThat(sizes).as("limits 1, 0 (still one), 100 (max-batch 4), 2, then the rest").containsExactly(1, 1, 4, 2, 4);
+    }
+
+    @Test
     void aLoneRequestWaitsNoLongerThanTheMaximumWait() throws Exception {
         try (MicroBatcher<Integer, Integer> b = new MicroBatcher<>("test", 16, 50, in -> in, (n, nanos) -> { })) {
             long start = System.nanoTime();

@@ -53,4 +53,37 @@ class StaleSamplesTest {
         assertThat(off.drop(live, NOW)).isFalse();
         assertThat(off.streams()).isZero();
     }
+    @Test
+    void whileLiveSamplesAreInFlightABatchTakesWhatTheDetectorDoesInHalfTheLag() {
+        StaleSamples s = new StaleSamples(3_000, true);
+        SampledFrame cam = sample("cam", NOW - 1_000, true, false);
+        s.arrived(cam);
+        assertThat(s.batchLimit(16)).as("nothing measured yet").isEqualTo(16);
+        s.detected(4, 4_800);
+        assertThat(s.batchLimit(16)).as("1.2 s a sample: 1.5 s holds one").isEqualTo(1);
+        s.detected(0, 0);
+        s.detected(2, 200);
+        assertThat(s.batchLimit(16)).as("smoothed to 0.65 s a sample: two").isEqualTo(2);
+        for (int i = 0; i < 20; i++) {
+            s.detected(10, 500);
+        }
+        assertThat(s.batchLimit(16)).as("fast again: up to max-batch").isEqualTo(16);
+        assertThat(s.batchLimit(8)).isEqualTo(8);
+        s.detected(1, 1_000);
+        s.detected(1, 1_000);
+        s.detected(1, 1_000);
+        assertThat(s.batchLimit(16)).isEqualTo(1);
+        s.done(cam);
+        assertThat(s.streams()).isZero();
+        assertThat(s.batchLimit(16)).as("no live sample in flight: files batch whole").isEqualTo(16);
+
+        StaleSamples without = new StaleSamples(3_000);
+        without.arrived(cam);
+        without.detected(1, 5_000);
+        assertThat(without.batchLimit(16)).as("limit off").isEqualTo(16);
+        StaleSamples noLag = new StaleSamples(0, true);
+        noLag.arrived(cam);
+        noLag.detected(1, 5_000);
+        assertThat(noLag.batchLimit(16)).as("live-max-lag 0: never limited").isEqualTo(16);
+    }
 }
