@@ -30,12 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
 class DesktopMemoryEvalTest {
     private static final long EPOCH = 1_700_000_000_000L;
     // Floors, not targets (#13 asks 0.9 / 90% / 90%): under what the held-out run gives here
-    // (F1 0.94, returns 13 of 15, names 60 of 65 = 92%), because another machine's man pages and docs give other
+    // (2026-11-25: F1 0.92, returns 11 of 12, names 66 of 66), because another machine's man pages and docs give other
     // text and OCR varies from run to run (a return or two flips); they catch a regression, the
     // printed figures are the claim.
     private static final double F1_FLOOR = 0.85;
-    private static final double RETURNS_FLOOR = 0.65;
-    private static final double APPS_FLOOR = 0.85;
+    private static final double RETURNS_FLOOR = 0.75;
+    private static final double APPS_FLOOR = 0.90;
 
     @TempDir
     Path tmp;
