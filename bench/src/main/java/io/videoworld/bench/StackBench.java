@@ -261,6 +261,13 @@ public final class StackBench {
                     passThrough ? 0 : rest.sum("vwDetectSkipped") + rest.sum("vwPerceptionDetectSkipped"),
                     passThrough ? 0 : rest.sum("vwDetectDropped"), stateMid, stateEnd, heap / Math.max(1, screens + cameras), drained,
                     loadBefore + " -> " + load());
+            if (!passThrough) {
+                // The line memo: text lines whose ink a reader had recognised before are not recognised again.
+                long remembered = rest.sum("vwPerceptionOcrLinesRemembered");
+                long recognised = rest.sum("vwPerceptionOcrLinesRecognised");
+                System.out.printf("%n%s, %d + %d: OCR text lines remembered %d of %d (%.0f%%), recognised %d%n", name, screens, cameras,
+                        remembered, remembered + recognised, 100.0 * remembered / Math.max(1, remembered + recognised), recognised);
+            }
             job.cancel().get();
             // Whether p99 is a start-up transient or growth: lag by when the frame was captured.
             System.out.printf("%n%s, %d screens + %d cameras, lag over the run by capture time:%n%s", name, screens, cameras, probe.overTime(10));

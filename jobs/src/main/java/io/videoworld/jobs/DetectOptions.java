@@ -67,7 +67,8 @@ public final class DetectOptions {
                     + "samples as the detector was last measured to detect in half of live-max-lag (at least one, at most max-batch); the "
                     + "rest wait and are dropped if they fall behind. A batch's samples are all detected once it starts: on a detector "
                     + "starved by OCR (over a second a sample at nice 10) a batch of 16 delivered samples 11-16 s after capture (bin/videoworld "
-                    + "bench stack). false: batches of up to max-batch.");
+                    + "bench stack). So the samples of such a batch are also detected one at a time, each checked as its own detection "
+                    + "starts (a detector slowed within a batch still held one 11 s). false: batches of up to max-batch, checked as they start.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
             .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
                     + "compared) keeps that sample's detections instead of running the detector; false detects every sample. The last "

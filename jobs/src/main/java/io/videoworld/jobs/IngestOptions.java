@@ -34,7 +34,8 @@ public final class IngestOptions {
     public static final ConfigOption<Integer> ES_MAX_IN_FLIGHT = ConfigOptions.key("vw.es.max-in-flight")
             .intType().defaultValue(4).withDescription("Most bulk requests in flight per sink subtask.");
     public static final ConfigOption<Duration> ES_MAX_BUFFER_TIME = ConfigOptions.key("vw.es.max-buffer-time")
-            .durationType().defaultValue(Duration.ofMillis(500)).withDescription("Longest a document waits for its bulk request.");
+            .durationType().defaultValue(Duration.ofMillis(200)).withDescription("Longest a document waits for its bulk request. "
+                    + "Part of a live frame's lag to searchable (with the indices' 1 s refresh); a busy job fills batches before it.");
     public static final ConfigOption<String> ES_INDEX_SETTINGS = ConfigOptions.key("vw.es.index-settings")
             .stringType().defaultValue("")
             .withDescription("Shards and replicas of the indices the job creates: INDEX=SHARDS/REPLICAS, comma-separated, * for all "

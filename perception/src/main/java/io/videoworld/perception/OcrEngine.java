@@ -46,6 +46,8 @@ public final class OcrEngine implements AutoCloseable {
     private static final int REC_HEIGHT = 48;
     private static final int REC_MAX_WIDTH = 960;
     static final int BATCH = 16;
+    /** Lines a reader remembers: a few screens' worth (a dense 1280x800 screen has about 60). */
+    static final int LINE_MEMO = 4096;
 
     private final ZooModel<NDList, NDList> det;
     private final ZooModel<NDList, NDList> rec;
@@ -53,6 +55,8 @@ public final class OcrEngine implements AutoCloseable {
     private final Predictor<NDList, NDList> recogniser;
     private final List<String> alphabet;
     private boolean tensorBatching;
+    /** Lines already recognised, by their ink ({@code -Dvw.ocr.line-memo=N} lines, 0 for none). */
+    private LineMemo memo = new LineMemo(Integer.getInteger("vw.ocr.line-memo", LINE_MEMO));
 
     private OcrEngine(ZooModel<NDList, NDList> det, ZooModel<NDList, NDList> rec, List<String> alphabet) {
         this.det = det;
@@ -61,6 +65,22 @@ public final class OcrEngine implements AutoCloseable {
         this.recogniser = rec.newPredictor();
         this.alphabet = alphabet;
         this.tensorBatching = det.getNDManager().getDevice().isGpu();
+    }
+
+    /** Text lines taken from the line memo instead of recognised, since this engine was loaded. */
+    public long linesRemembered() {
+        return memo.remembered();
+    }
+
+    /** Text lines recognised by the model since this engine was loaded. */
+    public long linesRecognised() {
+        return memo.recognised();
+    }
+
+    /** Starts an empty line memo of {@code lines} (0: every line is recognised); the next reads fill it. */
+    OcrEngine lineMemo(int lines) {
+        this.memo = new LineMemo(lines);
+        return this;
     }
 
     /** Overrides the device's batching choice: on by default on a GPU only (see {@link #readAll}). */
@@ -181,16 +201,22 @@ public final class OcrEngine implements AutoCloseable {
     private List<List<TextLine>> batchMats(List<Mat> mats) {
         try (NDManager manager = det.getNDManager().newSubManager()) {
             List<List<Rect>> boxes = detectAll(mats, manager);
-            record Region(int image, Rect rect, int width) {}
+            record Region(int image, Rect rect, int width, LineMemo.Key key) {}
+            List<List<TextLine>> out = new ArrayList<>();
+            mats.forEach(m -> out.add(new ArrayList<>()));
             List<Region> regions = new ArrayList<>();
             for (int i = 0; i < mats.size(); i++) {
                 for (Rect r : boxes.get(i)) {
-                    regions.add(new Region(i, r, Math.min(REC_MAX_WIDTH, Math.max(REC_HEIGHT, (int) Math.ceil((double) r.width() * REC_HEIGHT / r.height())))));
+                    LineMemo.Key key = lineKey(mats.get(i), r);
+                    LineMemo.Read known = memo.get(key);
+                    if (known == null) {
+                        regions.add(new Region(i, r, Math.min(REC_MAX_WIDTH, Math.max(REC_HEIGHT, (int) Math.ceil((double) r.width() * REC_HEIGHT / r.height()))), key));
+                    } else if (!known.text().isEmpty()) {
+                        out.get(i).add(new TextLine(known.text(), r.x(), r.y(), r.width(), r.height(), known.score()));
+                    }
                 }
             }
             regions.sort(Comparator.comparingInt(Region::width));
-            List<List<TextLine>> out = new ArrayList<>();
-            mats.forEach(m -> out.add(new ArrayList<>()));
             for (int from = 0; from < regions.size(); from += BATCH) {
                 List<Region> chunk = regions.subList(from, Math.min(regions.size(), from + BATCH));
                 int width = chunk.get(chunk.size() - 1).width();
@@ -213,6 +239,7 @@ public final class OcrEngine implements AutoCloseable {
                     Region g = chunk.get(k);
                     float[] mine = java.util.Arrays.copyOfRange(probs, k * steps * classes, (k + 1) * steps * classes);
                     PpOcrImages.Decoded d = PpOcrImages.ctcDecode(mine, steps, classes, alphabet);
+                    memo.put(g.key(), new LineMemo.Read(d.text().isBlank() ? "" : d.text(), d.score()));
                     if (!d.text().isBlank()) {
                         out.get(g.image()).add(new TextLine(d.text(), g.rect().x(), g.rect().y(), g.rect().width(), g.rect().height(), d.score()));
                     }
@@ -224,6 +251,15 @@ public final class OcrEngine implements AutoCloseable {
             return out;
         } catch (TranslateException e) {
             throw new IllegalStateException("OCR failed", e);
+        }
+    }
+
+    /** The memo key of the pixels of {@code rect} in {@code bgr}. */
+    private static LineMemo.Key lineKey(Mat bgr, Rect rect) {
+        try (Mat roi = bgr.apply(rect); Mat packed = roi.clone()) {
+            byte[] px = new byte[rect.width() * rect.height() * 3];
+            packed.data().get(px);
+            return LineMemo.key(rect.width(), rect.height(), px);
         }
     }
 

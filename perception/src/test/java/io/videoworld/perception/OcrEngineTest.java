@@ -73,16 +73,51 @@ class OcrEngineTest {
         byte[] mail = screenshot("Quarterly report due Friday", "Meeting moved to 3pm");
         byte[] other = screenshot("Build 118 failed on main", "Rollback approved by Priya", "Standup at 9:15", "Coffee machine fixed");
         List<List<TextLine>> both;
+        List<List<TextLine>> alone;
         try {
+            // Without the line memo, or the later reads would only repeat the first ones.
+            ocr.lineMemo(0);
             both = ocr.tensorBatching(true).readAll(List.of(mail, other, mail));
-        } finally {
             ocr.tensorBatching(false);
+            alone = List.of(ocr.read(mail), ocr.read(other));
+        } finally {
+            ocr.tensorBatching(false).lineMemo(OcrEngine.LINE_MEMO);
         }
         assertThat(both).hasSize(3);
-        assertThat(both.get(0)).extracting(TextLine::text).isEqualTo(ocr.read(mail).stream().map(TextLine::text).toList());
-        assertThat(both.get(1)).extracting(TextLine::text).isEqualTo(ocr.read(other).stream().map(TextLine::text).toList());
+        assertThat(both.get(0)).extracting(TextLine::text).isEqualTo(alone.get(0).stream().map(TextLine::text).toList());
+        assertThat(both.get(1)).extracting(TextLine::text).isEqualTo(alone.get(1).stream().map(TextLine::text).toList());
         assertThat(both.get(1).stream().map(TextLine::text).toList()).anySatisfy(t -> assertThat(t).isEqualToIgnoringWhitespace("Standupat9:15"));
         assertThat(both.get(2)).extracting(TextLine::text).isEqualTo(both.get(0).stream().map(TextLine::text).toList());
+    }
+
+    @Test
+    void aScreenReadAgainRecognisesOnlyTheLinesThatChangedAndReadsAsWithoutTheMemo() throws Exception {
+        byte[] before = screenshot("Quarterly report due Friday", "Meeting moved to 3pm", "Invoice 2041 paid");
+        byte[] after = screenshot("Quarterly report due Friday", "Meeting moved to 3pm", "Invoice 2042 overdue");
+        List<String> fresh;
+        List<TextLine> again;
+        long remembered;
+        long recognised;
+        long rememberedAgain;
+        long recognisedAgain;
+        try {
+            fresh = ocr.lineMemo(0).read(after).stream().map(TextLine::text).toList();
+            ocr.lineMemo(OcrEngine.LINE_MEMO).read(before);
+            remembered = ocr.linesRemembered();
+            recognised = ocr.linesRecognised();
+            again = ocr.read(after);
+            rememberedAgain = ocr.linesRemembered();
+            recognisedAgain = ocr.linesRecognised();
+        } finally {
+            ocr.lineMemo(OcrEngine.LINE_MEMO);
+        }
+        assertThat(recognised).as("the first read recognises every line").isEqualTo(4);
+        assertThat(remembered).isZero();
+        assertThat(again).extracting(TextLine::text).as("the same text as read without the memo").isEqualTo(fresh);
+        assertThat(again.get(3).text()).isEqualToIgnoringWhitespace("Invoice2042overdue");
+        assertThat(rememberedAgain).as("the title and the two lines that did not change").isEqualTo(3);
+        assertThat(recognisedAgain - recognised).as("only the changed line is recognised").isEqualTo(1);
+        assertThat(again.get(1).y()).as("a remembered line keeps the box found in this read").isBetween(95, 130);
     }
 
     @Test

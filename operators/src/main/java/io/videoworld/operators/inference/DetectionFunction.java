@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * are left null for {@link CarryDetections} to fill in. A live stream's sample that fell more than
  * {@code maxLiveLagMs} behind while a newer one of its stream waits is dropped undecoded
  * ({@link StaleSamples}, {@link DetectedFrame#dropped}; counted in {@code vwDetectDropped}); while
- * live samples are in flight, a batch takes only what the detector can do in half that lag.
+ * live samples are in flight, a batch takes only what the detector can do in half that lag, and
+ * (with that limit on) its samples are detected one at a time, each checked as its own detection
+ * starts: the detector can slow down within a batch (OCR took the cores), and a sample checked only
+ * as the batch started was then detected 11 s after capture.
  */
 public final class DetectionFunction extends BatchedInference<SampledFrame, DetectionResult> {
     /** The stage named in this operator's dead letters. */
@@ -42,6 +45,8 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     private transient ObjectDetector detector;
     private transient StaleSamples stale;
     private transient Counter dropped;
+    /** Wall-clock milliseconds (a test sets its own before the function opens). */
+    private transient java.util.function.LongSupplier clock;
 
     /** Which detector and how to read it; serializable so the job graph can carry it. */
     public record DetectorSettings(String model, List<String> labels, int inputSize, double minScore) implements java.io.Serializable {}
@@ -87,6 +92,9 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
             LOG.info("detection threads of this subtask run at nice {}", niceNow);
         }
         stale = new StaleSamples(maxLiveLagMs, limitLiveBatches);
+        if (clock == null) {
+            clock = System::currentTimeMillis;
+        }
         dropped = getRuntimeContext().getMetricGroup().counter("vwDetectDropped");
         detector = ObjectDetector.load(Path.of(models), settings.model(), settings.labels(), settings.inputSize(), settings.minScore());
         return "gpu".equals(detector.device());
@@ -104,6 +112,11 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
         return stale == null ? -1 : stale.streams();
     }
 
+    /** Reads the wall clock from {@code wallMs} instead (tests; before the function opens). */
+    void clock(java.util.function.LongSupplier wallMs) {
+        this.clock = wallMs;
+    }
+
     @Override
     protected int batchLimit() {
         return stale.batchLimit(super.batchLimit());
@@ -116,34 +129,47 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
 
     @Override
     protected List<DetectionResult> infer(List<SampledFrame> batch) {
-        long now = System.currentTimeMillis();
+        // While live samples are in flight with the limit on, each sample is checked and detected on its own.
+        boolean oneByOne = stale.limiting();
+        long now = clock.getAsLong();
         long start = System.nanoTime();
+        List<List<Detection>> detected = new ArrayList<>(batch.size());
         List<DecodedImage> images = new ArrayList<>(batch.size());
         List<Integer> decodable = new ArrayList<>(batch.size());
         List<DecodedImage> toDetect = new ArrayList<>(batch.size());
         DetectionResult[] out = new DetectionResult[batch.size()];
         for (int i = 0; i < batch.size(); i++) {
             SampledFrame f = batch.get(i);
+            if (oneByOne && i > 0) {
+                now = clock.getAsLong();
+            }
             if (stale.drop(f, now)) {
                 // Behind with a newer sample waiting: skipped undecoded, so the stream catches up to its newest sample.
                 dropped.inc();
                 out[i] = new DetectionResult(DetectedFrame.dropped(f, detector.device()), null);
                 continue;
             }
+            DecodedImage img;
             try {
-                DecodedImage img = DecodedImage.decode(f.jpeg());
-                images.add(img);
-                decodable.add(i);
-                if (!f.carry()) {
-                    toDetect.add(img);
-                }
+                img = DecodedImage.decode(f.jpeg());
             } catch (RuntimeException e) {
                 String reason = "frame does not decode: " + e.getMessage();
                 out[i] = new DetectionResult(failure(f, reason).value(),
                         DeadLetter.ofFrame(STAGE, reason, f.streamId(), f.frameIndex(), f.eventTimeMs(), f.jpeg()));
+                continue;
+            }
+            images.add(img);
+            decodable.add(i);
+            if (!f.carry()) {
+                toDetect.add(img);
+                if (oneByOne) {
+                    detected.addAll(detector.detect(List.of(img)));
+                }
             }
         }
-        List<List<Detection>> detected = toDetect.isEmpty() ? List.of() : detector.detect(toDetect);
+        if (!oneByOne && !toDetect.isEmpty()) {
+            detected = detector.detect(toDetect);
+        }
         stale.detected(toDetect.size(), (System.nanoTime() - start) / 1_000_000);
         for (SampledFrame f : batch) {
             stale.done(f);

@@ -151,6 +151,8 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                     pool.ready(w);
                     pump();
                 }));
+        getRuntimeContext().getMetricGroup().gauge("vwPerceptionOcrLinesRemembered", pool::linesRemembered);
+        getRuntimeContext().getMetricGroup().gauge("vwPerceptionOcrLinesRecognised", pool::linesRecognised);
         turns = new StreamTurns<>();
         decoded = new LumaCache(DECODED);
         metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size());

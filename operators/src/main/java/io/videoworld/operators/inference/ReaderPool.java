@@ -122,6 +122,24 @@ final class ReaderPool implements AutoCloseable {
         return Perceiver.device();
     }
 
+    /** Text lines the readers took from their line memos (read on the metrics thread: a count, so a stale sum is fine). */
+    long linesRemembered() {
+        long n = 0;
+        for (GatedReader r : readers) {
+            n += r == null ? 0 : r.perceiver.ocr.linesRemembered();
+        }
+        return n;
+    }
+
+    /** Text lines the readers' recognisers read. */
+    long linesRecognised() {
+        long n = 0;
+        for (GatedReader r : readers) {
+            n += r == null ? 0 : r.perceiver.ocr.linesRecognised();
+        }
+        return n;
+    }
+
     @Override
     public void close() throws Exception {
         for (ExecutorService t : threads) {

@@ -79,6 +79,11 @@ final class StaleSamples {
         return (int) Math.max(1, Math.min(maxBatch, (maxLagMs / 2.0) / msPerSample));
     }
 
+    /** Whether batches are limited now: the limit is on and live samples are in flight (then each is checked as it starts). */
+    synchronized boolean limiting() {
+        return limitBatches && maxLagMs > 0 && !newest.isEmpty();
+    }
+
     /** Streams with samples in flight. */
     synchronized int streams() {
         return newest.size();
