@@ -67,12 +67,12 @@ public final class OcrEngine implements AutoCloseable {
         this.tensorBatching = det.getNDManager().getDevice().isGpu();
     }
 
-    /** Text lines taken from the line memo instead of recognised, since this engine was loaded. */
+    /** Text lines taken from the line memo instead of recognised, since this engine was loaded (reads that remember only). */
     public long linesRemembered() {
         return memo.remembered();
     }
 
-    /** Text lines recognised by the model since this engine was loaded. */
+    /** Text lines recognised by the model since this engine was loaded, in reads that remember. */
     public long linesRecognised() {
         return memo.recognised();
     }
@@ -148,6 +148,16 @@ public final class OcrEngine implements AutoCloseable {
      * part of a screen changed. Batched as {@link #readAll}.
      */
     public List<List<TextLine>> readCrops(List<DecodedImage> images, List<Crop> crops) {
+        return readCrops(images, crops, false);
+    }
+
+    /**
+     * As {@link #readCrops(List, List)}; {@code remember}: lines whose ink this engine recognised before take that read's
+     * text and score from the line memo instead of being recognised again. Only for reads that need not be repeatable:
+     * a remembered line reads as the crop that first showed its ink did, so a replay with another history can differ
+     * in a space or a score.
+     */
+    public List<List<TextLine>> readCrops(List<DecodedImage> images, List<Crop> crops, boolean remember) {
         if (images.size() != crops.size()) {
             throw new IllegalArgumentException(images.size() + " images, " + crops.size() + " crops");
         }
@@ -170,7 +180,7 @@ public final class OcrEngine implements AutoCloseable {
                         }
                     }
                 }
-                List<List<TextLine>> read = batchMats(mats);
+                List<List<TextLine>> read = batchMats(mats, remember);
                 for (int k = 0; k < read.size(); k++) {
                     Crop c = crops.get(from + k);
                     List<TextLine> moved = new ArrayList<>(read.get(k).size());
@@ -192,13 +202,13 @@ public final class OcrEngine implements AutoCloseable {
             for (byte[] image : images) {
                 mats.add(decode(image));
             }
-            return batchMats(mats);
+            return batchMats(mats, false);
         } finally {
             mats.forEach(Mat::close);
         }
     }
 
-    private List<List<TextLine>> batchMats(List<Mat> mats) {
+    private List<List<TextLine>> batchMats(List<Mat> mats, boolean remember) {
         try (NDManager manager = det.getNDManager().newSubManager()) {
             List<List<Rect>> boxes = detectAll(mats, manager);
             record Region(int image, Rect rect, int width, LineMemo.Key key) {}
@@ -207,8 +217,8 @@ public final class OcrEngine implements AutoCloseable {
             List<Region> regions = new ArrayList<>();
             for (int i = 0; i < mats.size(); i++) {
                 for (Rect r : boxes.get(i)) {
-                    LineMemo.Key key = lineKey(mats.get(i), r);
-                    LineMemo.Read known = memo.get(key);
+                    LineMemo.Key key = remember ? lineKey(mats.get(i), r) : null;
+                    LineMemo.Read known = remember ? memo.get(key) : null;
                     if (known == null) {
                         regions.add(new Region(i, r, Math.min(REC_MAX_WIDTH, Math.max(REC_HEIGHT, (int) Math.ceil((double) r.width() * REC_HEIGHT / r.height()))), key));
                     } else if (!known.text().isEmpty()) {
@@ -239,7 +249,9 @@ public final class OcrEngine implements AutoCloseable {
                     Region g = chunk.get(k);
                     float[] mine = java.util.Arrays.copyOfRange(probs, k * steps * classes, (k + 1) * steps * classes);
                     PpOcrImages.Decoded d = PpOcrImages.ctcDecode(mine, steps, classes, alphabet);
-                    memo.put(g.key(), new LineMemo.Read(d.text().isBlank() ? "" : d.text(), d.score()));
+                    if (remember) {
+                        memo.put(g.key(), new LineMemo.Read(d.text().isBlank() ? "" : d.text(), d.score()));
+                    }
                     if (!d.text().isBlank()) {
                         out.get(g.image()).add(new TextLine(d.text(), g.rect().x(), g.rect().y(), g.rect().width(), g.rect().height(), d.score()));
                     }

@@ -73,19 +73,14 @@ class OcrEngineTest {
         byte[] mail = screenshot("Quarterly report due Friday", "Meeting moved to 3pm");
         byte[] other = screenshot("Build 118 failed on main", "Rollback approved by Priya", "Standup at 9:15", "Coffee machine fixed");
         List<List<TextLine>> both;
-        List<List<TextLine>> alone;
         try {
-            // Without the line memo, or the later reads would only repeat the first ones.
-            ocr.lineMemo(0);
             both = ocr.tensorBatching(true).readAll(List.of(mail, other, mail));
-            ocr.tensorBatching(false);
-            alone = List.of(ocr.read(mail), ocr.read(other));
         } finally {
-            ocr.tensorBatching(false).lineMemo(OcrEngine.LINE_MEMO);
+            ocr.tensorBatching(false);
         }
         assertThat(both).hasSize(3);
-        assertThat(both.get(0)).extracting(TextLine::text).isEqualTo(alone.get(0).stream().map(TextLine::text).toList());
-        assertThat(both.get(1)).extracting(TextLine::text).isEqualTo(alone.get(1).stream().map(TextLine::text).toList());
+        assertThat(both.get(0)).extracting(TextLine::text).isEqualTo(ocr.read(mail).stream().map(TextLine::text).toList());
+        assertThat(both.get(1)).extracting(TextLine::text).isEqualTo(ocr.read(other).stream().map(TextLine::text).toList());
         assertThat(both.get(1).stream().map(TextLine::text).toList()).anySatisfy(t -> assertThat(t).isEqualToIgnoringWhitespace("Standupat9:15"));
         assertThat(both.get(2)).extracting(TextLine::text).isEqualTo(both.get(0).stream().map(TextLine::text).toList());
     }
@@ -94,6 +89,9 @@ class OcrEngineTest {
     void aScreenReadAgainRecognisesOnlyTheLinesThatChangedAndReadsAsWithoutTheMemo() throws Exception {
         byte[] before = screenshot("Quarterly report due Friday", "Meeting moved to 3pm", "Invoice 2041 paid");
         byte[] after = screenshot("Quarterly report due Friday", "Meeting moved to 3pm", "Invoice 2042 overdue");
+        DecodedImage first = DecodedImage.decode(before);
+        DecodedImage second = DecodedImage.decode(after);
+        List<OcrEngine.Crop> whole = List.of(new OcrEngine.Crop(0, 0, second.width(), second.height()));
         List<String> fresh;
         List<TextLine> again;
         long remembered;
@@ -101,11 +99,13 @@ class OcrEngineTest {
         long rememberedAgain;
         long recognisedAgain;
         try {
-            fresh = ocr.lineMemo(0).read(after).stream().map(TextLine::text).toList();
-            ocr.lineMemo(OcrEngine.LINE_MEMO).read(before);
+            ocr.lineMemo(OcrEngine.LINE_MEMO);
+            fresh = ocr.read(after).stream().map(TextLine::text).toList();
+            assertThat(ocr.linesRecognised()).as("a read that does not remember leaves the memo alone").isZero();
+            ocr.readCrops(List.of(first), whole, true);
             remembered = ocr.linesRemembered();
             recognised = ocr.linesRecognised();
-            again = ocr.read(after);
+            again = ocr.readCrops(List.of(second), whole, true).get(0);
             rememberedAgain = ocr.linesRemembered();
             recognisedAgain = ocr.linesRecognised();
         } finally {

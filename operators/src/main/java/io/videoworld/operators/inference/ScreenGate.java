@@ -144,11 +144,15 @@ public final class ScreenGate {
         return read(prev, image, grey, ocr, false);
     }
 
-    /** As {@link #read(Last, DecodedImage, GreyFrame, OcrEngine)}, a whole read split into slices when {@code sliced}. */
+    /**
+     * As {@link #read(Last, DecodedImage, GreyFrame, OcrEngine)}; {@code sliced} (a live stream): a whole read is split into
+     * slices, and lines whose ink the reader recognised before are taken from its line memo (not repeatable, and no
+     * need: shedding already makes a live stream's reads depend on timing; a file's reads stay a function of its pixels).
+     */
     public Read read(Last prev, DecodedImage image, GreyFrame grey, OcrEngine ocr, boolean sliced) {
         Plan p = plan(prev, grey, sliced);
         List<List<TextLine>> read = p.crops().isEmpty() ? List.of()
-                : ocr.readCrops(p.crops().stream().map(c -> image).toList(), p.crops());
+                : ocr.readCrops(p.crops().stream().map(c -> image).toList(), p.crops(), sliced);
         return new Read(merge(p, read), p);
     }
 
