@@ -2,6 +2,8 @@ package io.videoworld.perception;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.bytedeco.opencv.opencv_core.Mat;
+import org.bytedeco.opencv.opencv_core.Rect;
 
 /**
  * What the recogniser read from text-line crops, by the crops' pixels, so that a line whose pixels
@@ -37,6 +39,15 @@ final class LineMemo {
                 return size() > LineMemo.this.capacity;
             }
         };
+    }
+
+    /** The key of the pixels of {@code rect} in the BGR image {@code bgr} (see {@link #key(int, int, byte[])}). */
+    static Key key(Mat bgr, Rect rect) {
+        try (Mat roi = bgr.apply(rect); Mat packed = roi.clone()) {
+            byte[] px = new byte[rect.width() * rect.height() * 3];
+            packed.data().get(px);
+            return key(rect.width(), rect.height(), px);
+        }
     }
 
     /**

@@ -217,7 +217,7 @@ public final class OcrEngine implements AutoCloseable {
             List<Region> regions = new ArrayList<>();
             for (int i = 0; i < mats.size(); i++) {
                 for (Rect r : boxes.get(i)) {
-                    LineMemo.Key key = remember ? lineKey(mats.get(i), r) : null;
+                    LineMemo.Key key = remember ? LineMemo.key(mats.get(i), r) : null;
                     LineMemo.Read known = remember ? memo.get(key) : null;
                     if (known == null) {
                         regions.add(new Region(i, r, Math.min(REC_MAX_WIDTH, Math.max(REC_HEIGHT, (int) Math.ceil((double) r.width() * REC_HEIGHT / r.height()))), key));
@@ -263,15 +263,6 @@ public final class OcrEngine implements AutoCloseable {
             return out;
         } catch (TranslateException e) {
             throw new IllegalStateException("OCR failed", e);
-        }
-    }
-
-    /** The memo key of the pixels of {@code rect} in {@code bgr}. */
-    private static LineMemo.Key lineKey(Mat bgr, Rect rect) {
-        try (Mat roi = bgr.apply(rect); Mat packed = roi.clone()) {
-            byte[] px = new byte[rect.width() * rect.height() * 3];
-            packed.data().get(px);
-            return LineMemo.key(rect.width(), rect.height(), px);
         }
     }
 
