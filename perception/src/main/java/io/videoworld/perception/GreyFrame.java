@@ -12,12 +12,16 @@ public record GreyFrame(int width, int height, byte[] px) {
 
     /** The luma of every pixel. */
     public static GreyFrame of(DecodedImage img) {
-        byte[] bgr = img.bgr();
-        byte[] out = new byte[img.width() * img.height()];
+        return of(img.width(), img.height(), img.bgr());
+    }
+
+    /** The luma of every pixel of packed BGR bytes, {@code width} x {@code height}. */
+    public static GreyFrame of(int width, int height, byte[] bgr) {
+        byte[] out = new byte[width * height];
         for (int i = 0, j = 0; i < out.length; i++, j += 3) {
             out[i] = (byte) (((bgr[j] & 0xFF) * 29 + (bgr[j + 1] & 0xFF) * 150 + (bgr[j + 2] & 0xFF) * 77) >> 8);
         }
-        return new GreyFrame(img.width(), img.height(), out);
+        return new GreyFrame(width, height, out);
     }
 
     /** The luma box-averaged by the smallest integer factor that makes it at most {@code maxWidth} wide. */

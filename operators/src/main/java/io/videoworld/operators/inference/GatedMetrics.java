@@ -26,7 +26,8 @@ final class GatedMetrics {
     private final Histogram ms;
     private final Histogram stateBytes;
 
-    GatedMetrics(MetricGroup m, IntSupplier queued) {
+    /** {@code remembered} and {@code recognised}: the readers' OCR text lines taken from their line memos and recognised. */
+    GatedMetrics(MetricGroup m, IntSupplier queued, java.util.function.LongSupplier remembered, java.util.function.LongSupplier recognised) {
         pixelsRead = m.counter("vwPerceptionOcrPixels");
         pixelsSkipped = m.counter("vwPerceptionOcrPixelsSkipped");
         kinds = new Counter[] {m.counter("vwPerceptionGateFull"), m.counter("vwPerceptionGatePartial"), m.counter("vwPerceptionGateReused")};
@@ -34,6 +35,8 @@ final class GatedMetrics {
         failures = m.counter("vwPerceptionFailures");
         shed = m.counter("vwPerceptionShed");
         m.gauge("vwPerceptionQueued", queued::getAsInt);
+        m.gauge("vwPerceptionOcrLinesRemembered", remembered::getAsLong);
+        m.gauge("vwPerceptionOcrLinesRecognised", recognised::getAsLong);
         frames = m.meter("vwPerceptionFramesPerSecond", new MeterView(30));
         ms = m.histogram("vwPerceptionBatchMs", new DescriptiveStatisticsHistogram(500));
         stateBytes = m.histogram("vwPerceptionGateStateBytes", new DescriptiveStatisticsHistogram(500));

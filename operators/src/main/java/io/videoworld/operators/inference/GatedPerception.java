@@ -151,11 +151,9 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                     pool.ready(w);
                     pump();
                 }));
-        getRuntimeContext().getMetricGroup().gauge("vwPerceptionOcrLinesRemembered", pool::linesRemembered);
-        getRuntimeContext().getMetricGroup().gauge("vwPerceptionOcrLinesRecognised", pool::linesRecognised);
         turns = new StreamTurns<>();
         decoded = new LumaCache(DECODED);
-        metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size());
+        metrics = new GatedMetrics(getRuntimeContext().getMetricGroup(), () -> turns.size(), pool::linesRemembered, pool::linesRecognised);
         budget = new LiveShedding.Budget(shedding);
         // Keyframes a checkpoint caught before they were emitted are read again, each stream's in order.
         List<String> keys;
