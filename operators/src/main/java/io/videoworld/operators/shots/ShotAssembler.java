@@ -179,14 +179,24 @@ final class ShotAssembler {
             out.keyframe(new Keyframe(last.streamId(), last.epochMs(), c.frameIndex(), c.ptsMs(), KeyframeRef.FIRST, c.jpeg(), c.eventTimeMs()));
         }
         long firstFrame = first(refs).frameIndex();
+        // A middle or last frame already sent as a periodic keyframe (on screens, every kept frame is one) is named in the
+        // shot but not sent again: perception would read the same frame twice, and a live stream's second copy, shed,
+        // would overwrite the frame's perceived document with carried text.
+        boolean midSent = sent(refs, mid.frameIndex());
+        boolean lastSent = sent(refs, last.frameIndex());
         if (mid.frameIndex() != firstFrame) {
             refs.add(new KeyframeRef(mid.frameIndex(), mid.ptsMs(), mid.eventTimeMs(), mid.batchSeq(), mid.width(), mid.height(),
                     mid.jpeg().length, KeyframeRef.MIDDLE));
-            out.keyframe(new Keyframe(last.streamId(), last.epochMs(), mid.frameIndex(), mid.ptsMs(), KeyframeRef.MIDDLE, mid.jpeg(), mid.eventTimeMs()));
+            if (!midSent) {
+                out.keyframe(new Keyframe(last.streamId(), last.epochMs(), mid.frameIndex(), mid.ptsMs(), KeyframeRef.MIDDLE, mid.jpeg(),
+                        mid.eventTimeMs()));
+            }
         }
         if (last.frameIndex() != firstFrame && last.frameIndex() != mid.frameIndex()) {
             refs.add(ref(last, KeyframeRef.LAST));
-            out.keyframe(keyframe(last, KeyframeRef.LAST));
+            if (!lastSent) {
+                out.keyframe(keyframe(last, KeyframeRef.LAST));
+            }
         }
         long endFrame = next != null ? next.frameIndex() : last.frameIndex() + 1;
         long endPts = next != null ? next.ptsMs() : lastSeenPtsMs + frameMs;
@@ -274,6 +284,16 @@ final class ShotAssembler {
             }
         }
         return null;
+    }
+
+    /** Whether frame {@code index} was already sent as one of the shot's keyframes. */
+    private static boolean sent(List<KeyframeRef> refs, long index) {
+        for (KeyframeRef r : refs) {
+            if (r.frameIndex() == index) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static KeyframeRef ref(FrameFeatures f, String role) {
