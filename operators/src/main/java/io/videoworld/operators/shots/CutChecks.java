@@ -101,6 +101,12 @@ final class CutChecks {
         return new Boundary(t, "cut", v.reason(), v.score());
     }
 
+    /** Screens: whether {@code t} is no cut whatever frames follow it (the first frame, or no change from the one before). */
+    static boolean screenCannotCut(FrameWindow w, ShotParams p, long t) {
+        return !w.has(t - 1) || !p.uses(ShotParams.CONTENT) && !p.uses(ShotParams.ADAPTIVE)
+                || !ScreenChange.judge(w.bgr(t - 1), w.bgr(t), w.at(t).featureWidth()).changed();
+    }
+
     /**
      * A flash or a one-off glitch: within a few frames the picture is back to what it was
      * before, seen from either end (t starts the flash, or t is the first frame after it).

@@ -154,7 +154,10 @@ public final class ShotTracker {
      * the frame before t and the flash window after it, which ends after {@code flashFrames} more
      * kept frames or once the stream's clock ({@code lastSeenPtsMs}, advanced by duplicates too)
      * has passed it: no frame kept later can fall inside it. So a screen frame is decided and
-     * assembled (its keyframe let go) as soon as that holds, not ~11 changed frames later.
+     * assembled (its keyframe let go) as soon as that holds, not ~11 changed frames later. A frame
+     * that shows no change from the one before cannot be a cut whatever follows, so it goes at once
+     * (typing, scrolling: most of a screen's frames); only a change waits out its flash window, and
+     * black frames wait too, since a fade's boundary lands inside the black.
      */
     private void advanceScreen(Output out) {
         if (window.isEmpty()) {
@@ -162,7 +165,8 @@ public final class ShotTracker {
         }
         long last = window.lastPosition();
         while (nextDecide <= last && (window.has(nextDecide + p.flashFrames())
-                || lastSeenPtsMs >= window.at(nextDecide).ptsMs() + p.flashFrames() * frameMs)) {
+                || lastSeenPtsMs >= window.at(nextDecide).ptsMs() + p.flashFrames() * frameMs
+                || !fades.inDark() && !fades.dark(window.at(nextDecide)) && CutChecks.screenCannotCut(window, p, nextDecide))) {
             decide(nextDecide++, out);
         }
         while (nextAssemble < nextDecide) {
