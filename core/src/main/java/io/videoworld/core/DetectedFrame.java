@@ -21,7 +21,11 @@ import java.util.Objects;
  * @param device where the detector ran: "cpu" or "gpu"
  */
 public record DetectedFrame(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, int width, int height,
-        boolean last, List<Detection> detections, float[] frameHistogram, String device) {
+        boolean last, List<Detection> detections, float[] frameHistogram, String device) implements StreamRecord {
+    @Override
+    public String position() {
+        return "frame " + frameIndex;
+    }
 
     /**
      * A live sample the detector skipped because it fell too far behind while a newer sample of its

@@ -35,7 +35,11 @@ import java.util.Objects;
 public record EpisodeBatch(String streamId, long epochMs, long batchSeq, SourceKind sourceKind, long startPtsMs, long endPtsMs,
         long startEventTimeMs, long endEventTimeMs, int frames, String shotId, String sceneId, String app, String title,
         List<String> lines, List<String> labels, List<String> tracks, float[] embedding, String relation, long relatedBatch,
-        double similarity, List<Digest> recent, List<RelevantEvent> relevant, String decidedBy) {
+        double similarity, List<Digest> recent, List<RelevantEvent> relevant, String decidedBy) implements StreamRecord {
+    @Override
+    public String position() {
+        return "batch " + batchSeq;
+    }
 
     public static final String CONTINUE = "continue";
     public static final String NEW = "new";

@@ -31,7 +31,7 @@ import java.util.Objects;
  */
 public record EpisodeDoc(String streamId, long epochMs, long seq, long revision, String eventType, String actor, long occurredAtMs,
         long endEventTimeMs, long startPtsMs, long endPtsMs, String app, String summary, String details, List<String> labels,
-        List<String> linkedEventIds, int batches, float[] embedding, String decidedBy, boolean closed, boolean deleted) {
+        List<String> linkedEventIds, int batches, float[] embedding, String decidedBy, boolean closed, boolean deleted) implements StreamRecord {
 
     public String id() {
         return id(streamId, seq);

@@ -13,7 +13,7 @@ import java.util.List;
  * @param frames the frames' features in order
  * @param live whether the source is live ({@link SourceInfo#isLive}): what falls behind may be skipped
  */
-public record FeatureBatch(String streamId, long epochMs, double sampleFps, boolean last, List<FrameFeatures> frames, boolean live) {
+public record FeatureBatch(String streamId, long epochMs, double sampleFps, boolean last, List<FrameFeatures> frames, boolean live) implements StreamRecord {
 
     /** A batch of a file or folder (not live). */
     public FeatureBatch(String streamId, long epochMs, double sampleFps, boolean last, List<FrameFeatures> frames) {

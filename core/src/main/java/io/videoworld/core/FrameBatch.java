@@ -25,7 +25,11 @@ public record FrameBatch(
         long epochMs,
         SourceInfo source,
         List<Frame> frames,
-        boolean last) {
+        boolean last) implements StreamRecord {
+    @Override
+    public String position() {
+        return "batch " + seq;
+    }
 
     /** A batch that is not the last of its stream. */
     public FrameBatch(String streamId, SourceKind sourceKind, String sourceUri, long seq, long epochMs, SourceInfo source,

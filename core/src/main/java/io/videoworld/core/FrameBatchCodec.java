@@ -140,8 +140,8 @@ public final class FrameBatchCodec {
         if (b.sourceUri() != null && b.sourceUri().length() > limits.maxTextLength()) {
             throw new MalformedBatchException("source_uri longer than " + limits.maxTextLength() + " characters");
         }
-        if (b.seq() < 0) {
-            throw new MalformedBatchException("negative seq " + b.seq());
+        if (b.seq() < 0 || b.seq() > FrameLimits.MAX_SEQ) {
+            throw new MalformedBatchException("seq " + b.seq() + " is outside 0-" + FrameLimits.MAX_SEQ);
         }
         inRange("epoch_ms", b.epochMs());
         if (b.source() != null) {
@@ -162,6 +162,9 @@ public final class FrameBatchCodec {
             String name = "frame " + f.index();
             if (f.index() < 0 || f.ptsMs() < 0) {
                 throw new MalformedBatchException(name + ": negative index or pts");
+            }
+            if (f.index() > FrameLimits.MAX_FRAME_INDEX) {
+                throw new MalformedBatchException(name + ": index is over " + FrameLimits.MAX_FRAME_INDEX);
             }
             if (f.index() <= lastIndex) {
                 throw new MalformedBatchException(name + ": index does not increase (after " + lastIndex + ")");

@@ -34,7 +34,7 @@ public record FrameDoc(
         String shotId,
         String sceneId,
         String keyframeRole,
-        String storeRef) {
+        String storeRef) implements StreamRecord {
 
     /** A frame that is not (yet) known as a keyframe. */
     public FrameDoc(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, long batchSeq, int width,

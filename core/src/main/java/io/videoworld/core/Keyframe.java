@@ -14,7 +14,11 @@ import java.util.Objects;
  * @param jpeg the image
  * @param eventTimeMs event time of the frame
  */
-public record Keyframe(String streamId, long epochMs, long frameIndex, long ptsMs, String role, byte[] jpeg, long eventTimeMs) {
+public record Keyframe(String streamId, long epochMs, long frameIndex, long ptsMs, String role, byte[] jpeg, long eventTimeMs) implements StreamRecord {
+    @Override
+    public String position() {
+        return "frame " + frameIndex;
+    }
 
     /** The frame store key: deterministic, so a replay rewrites the same file. */
     public String storeKey() {

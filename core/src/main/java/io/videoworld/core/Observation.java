@@ -12,7 +12,7 @@ package io.videoworld.core;
  * @param track a track document, or null
  * @param video the stream's document, or null
  */
-public record Observation(String streamId, long epochMs, Segment shot, Perception perception, TrackDoc track, VideoDoc video) {
+public record Observation(String streamId, long epochMs, Segment shot, Perception perception, TrackDoc track, VideoDoc video) implements StreamRecord {
     public static Observation of(Segment s) {
         return new Observation(s.streamId(), s.epochMs(), s, null, null, null);
     }

@@ -29,7 +29,12 @@ import java.util.Objects;
  */
 public record Perception(String streamId, long epochMs, long frameIndex, long ptsMs, String role, List<TextLine> lines,
         String text, float[] textEmbedding, float[] imageDescriptor, String device, int width, int height, List<Detection> objects,
-        long eventTimeMs, String status, String failure) {
+        long eventTimeMs, String status, String failure) implements StreamRecord {
+    @Override
+    public String position() {
+        return "frame " + frameIndex;
+    }
+
     public static final String OK = "ok";
     public static final String FAILED = "failed";
     public static final String SHED = "shed";

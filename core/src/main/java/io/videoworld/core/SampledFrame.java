@@ -18,7 +18,11 @@ import java.util.Objects;
  * @param live whether the stream is live: a sample too far behind may be dropped for a newer one
  */
 public record SampledFrame(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, boolean last, boolean carry, byte[] jpeg,
-        boolean live) {
+        boolean live) implements StreamRecord {
+    @Override
+    public String position() {
+        return "frame " + frameIndex;
+    }
 
     /** A sample of a file or folder (not live). */
     public SampledFrame(String streamId, long epochMs, long frameIndex, long ptsMs, long eventTimeMs, boolean last, boolean carry, byte[] jpeg) {

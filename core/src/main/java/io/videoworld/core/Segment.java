@@ -44,7 +44,7 @@ public record Segment(
         int shots,
         long representativeFrame,
         List<KeyframeRef> keyframes,
-        boolean closed) {
+        boolean closed) implements StreamRecord {
     public static final String SHOT = "shot";
     public static final String SCENE = "scene";
 

@@ -25,7 +25,11 @@ import java.util.Objects;
  */
 public record TrackDoc(String streamId, long epochMs, long trackNumber, String category, int width, int height, TrackPoint first,
         TrackPoint last, int samples, double meanScore, boolean alive, int reidentified, List<TrackPoint> timeline,
-        float[] appearance) {
+        float[] appearance) implements StreamRecord {
+    @Override
+    public String position() {
+        return "track " + trackNumber;
+    }
 
     public String id() {
         return Ids.track(streamId, trackNumber);

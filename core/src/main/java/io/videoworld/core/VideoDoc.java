@@ -37,7 +37,7 @@ public record VideoDoc(
         long maxFrameIndex,
         int width,
         int height,
-        String status) {
+        String status) implements StreamRecord {
 
     public static final String LIVE = "live";
     public static final String IDLE = "idle";

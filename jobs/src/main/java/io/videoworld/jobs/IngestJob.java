@@ -8,6 +8,8 @@ import io.videoworld.connectors.kafka.DeadLetterSerializer;
 import io.videoworld.connectors.kafka.FrameBatchDeserializer;
 import io.videoworld.connectors.producer.KafkaProducers;
 import io.videoworld.core.DeadLetter;
+import io.videoworld.core.DecidedBatch;
+import io.videoworld.operators.deadletters.Stages;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameDoc;
 import io.videoworld.core.FeatureBatch;
@@ -71,6 +73,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  */
 public final class IngestJob {
     private static final TypeInformation<EsWrite> ES_WRITE = TypeInformation.of(EsWrite.class);
+    private static final TypeInformation<Observation> OBSERVATION = TypeInformation.of(Observation.class);
+    private static final TypeInformation<SampledFrame> SAMPLED_FRAME = TypeInformation.of(SampledFrame.class);
+    private static final TypeInformation<DetectedFrame> DETECTED_FRAME = TypeInformation.of(DetectedFrame.class);
 
     private IngestJob() {}
 
@@ -100,21 +105,22 @@ public final class IngestJob {
 
     /**
      * The detection branch's own read of the frames, decoded as on the frame path; its dead letters (bad records, frames that
-     * do not decode) are the frame path's too and are written from there only, so they are dropped here.
+     * do not decode) are the frame path's too and are written from there only, so only its own filter's are routed.
      */
     private static DataStream<FeatureBatch> detectionFeatures(StreamExecutionEnvironment env, Configuration conf,
-            WatermarkStrategy<Ingested> watermarks) {
-        return env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID) + ".detection"), watermarks, "frames from Kafka for detection")
+            WatermarkStrategy<Ingested> watermarks, DeadLetterRoutes routes) {
+        SingleOutputStreamOperator<FrameBatch> decoded = env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID) + ".detection"), watermarks, "frames from Kafka for detection")
                 .uid("kafka-source-detection")
-                .process(new RouteDeadLetters()).name("decode for detection").uid("route-dead-letters-detection")
-                // Before the features: a screen not detected is not decoded here either.
-                .filter(new DetectableStreams(conf.get(DetectOptions.SCREENS))).name("streams to detect").uid("detectable-streams")
+                .process(new RouteDeadLetters()).name("decode for detection").uid("route-dead-letters-detection");
+        // Before the features: a screen not detected is not decoded here either.
+        return routes.tap(decoded.process(Stages.filter("detectable-streams", new DetectableStreams(conf.get(DetectOptions.SCREENS))),
+                        decoded.getType()).name("streams to detect").uid("detectable-streams"))
                 .process(new ExtractFeatures()).name("frame features for detection").uid("frame-features-detection");
     }
 
     /** The detector over {@code samples}, ordered (the tracker needs each stream's samples in order), with its dead letters split off. */
     private static SingleOutputStreamOperator<DetectedFrame> detector(DataStream<SampledFrame> samples, Configuration conf, int nice, String uid,
-            boolean ownChain) {
+            boolean ownChain, DeadLetterRoutes routes) {
         SingleOutputStreamOperator<DetectionResult> detected = AsyncDataStream.orderedWait(samples,
                 new DetectionFunction(conf.get(PerceptionOptions.MODELS), DetectOptions.detector(conf), conf.get(DetectOptions.WORKERS),
                         conf.get(DetectOptions.MAX_BATCH), conf.get(DetectOptions.MAX_WAIT).toMillis(), nice,
@@ -124,8 +130,8 @@ public final class IngestJob {
         if (ownChain) {
             detected.startNewChain();
         }
-        return detected.process(new SplitDeadLetters<DetectionResult, DetectedFrame>(), TypeInformation.of(DetectedFrame.class))
-                .name("detection dead letters").uid(uid + "-dead-letters");
+        return routes.tap(detected.process(new SplitDeadLetters<DetectionResult, DetectedFrame>(uid), TypeInformation.of(DetectedFrame.class))
+                .name("detection dead letters").uid(uid + "-dead-letters"));
     }
 
     /** Adds the ingest pipeline to an environment; also used by the launcher and the tests. */
@@ -155,41 +161,46 @@ public final class IngestJob {
                 .withTimestampAssigner((record, kafkaTs) -> record.eventTimeMs())
                 .withIdleness(conf.get(IngestOptions.SOURCE_IDLENESS));
 
-        SingleOutputStreamOperator<FrameBatch> batches = env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID)), watermarks, "frames from Kafka")
+        DeadLetterRoutes routes = new DeadLetterRoutes();
+        SingleOutputStreamOperator<FrameBatch> batches = routes.tap(env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID)),
+                        watermarks, "frames from Kafka")
                 .uid("kafka-source")
-                .process(new RouteDeadLetters()).name("decode and route dead letters").uid("route-dead-letters");
+                .process(new RouteDeadLetters()).name("decode and route dead letters").uid("route-dead-letters"));
 
-        SingleOutputStreamOperator<FrameDoc> frames = batches
+        SingleOutputStreamOperator<FrameDoc> frames = routes.tap(batches
                 .keyBy(FrameBatch::streamId, Types.STRING)
                 .process(new StreamCatalog(conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis()))
-                .name("number frames, keep stream info").uid("stream-catalog");
+                .name("number frames, keep stream info").uid("stream-catalog"));
+        DataStream<VideoDoc> videos = frames.getSideOutput(StreamCatalog.VIDEOS);
 
-        SingleOutputStreamOperator<FeatureBatch> features = batches
-                .process(new ExtractFeatures()).name("frame features").uid("frame-features");
-        DataStream<DeadLetter> dead = batches.getSideOutput(RouteDeadLetters.DEAD_LETTERS)
-                .union(features.getSideOutput(ExtractFeatures.DEAD_LETTERS));
-        SingleOutputStreamOperator<Segment> segments = features
+        SingleOutputStreamOperator<FeatureBatch> features = routes.tap(batches
+                .process(new ExtractFeatures()).name("frame features").uid("frame-features"));
+        SingleOutputStreamOperator<Segment> segments = routes.tap(features
                 .keyBy(FeatureBatch::streamId, Types.STRING)
                 .process(new ShotDetector(ShotOptions.params(conf), conf.get(ShotOptions.IDLE_GAP).toMillis()))
-                .name("shots and scenes").uid("shot-detector");
+                .name("shots and scenes").uid("shot-detector"));
         DataStream<Keyframe> keyframes = segments.getSideOutput(ShotDetector.KEYFRAMES);
         keyframes.sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
 
-        DataStream<EsWrite> writes = frames.map(EsDocuments::frame, ES_WRITE).name("frame documents")
-                .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(EsDocuments::video, ES_WRITE).name("stream documents"),
-                        segments.flatMap(IngestJob::segmentWrites, ES_WRITE).name("shot, scene and keyframe documents"));
+        DataStream<EsWrite> writes = routes.tap(frames.process(Stages.map("frame-documents", EsDocuments::frame), ES_WRITE)
+                        .name("frame documents"))
+                .union(routes.tap(videos.process(Stages.map("stream-documents", EsDocuments::video), ES_WRITE).name("stream documents")),
+                        routes.tap(segments.process(Stages.flatMap("segment-documents", IngestJob::segmentWrites), ES_WRITE)
+                                .name("shot, scene and keyframe documents")));
         boolean detect = conf.get(DetectOptions.ENABLED);
-        DataStream<Observation> observations = segments.map(Observation::of, TypeInformation.of(Observation.class)).name("shots for memory")
-                .union(frames.getSideOutput(StreamCatalog.VIDEOS).map(Observation::of, TypeInformation.of(Observation.class)).name("streams for memory"));
+        DataStream<Observation> observations = routes.tap(segments.process(Stages.map("shots-for-memory", Observation::of), OBSERVATION)
+                        .name("shots for memory"))
+                .union(routes.tap(videos.process(Stages.map("streams-for-memory", Observation::of), OBSERVATION).name("streams for memory")));
         if (conf.get(PerceptionOptions.ENABLED)) {
             DetectionFunction.DetectorSettings onKeyframes = detect ? DetectOptions.detector(conf) : null;
             // The change gate compares a keyframe with its stream's last one, keyed state: keyed by stream, perceived as they come.
             SingleOutputStreamOperator<PerceptionResult> perceived = conf.get(PerceptionOptions.CHANGE_GATE)
                     // Stamped as the shot detector lets them go (chained, its thread), so a live stream's keyframes that queued too long
                     // (counting the backlog upstream of the shot detector) are shed; the stream documents say which streams are live.
-                    ? keyframes.process(new StampKeyframes(conf.get(PerceptionOptions.LIVE_QUEUE_FROM_CAPTURE)), TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes")
+                    ? routes.tap(keyframes.process(new StampKeyframes(conf.get(PerceptionOptions.LIVE_QUEUE_FROM_CAPTURE)),
+                                    TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes"))
                             .keyBy(QueuedKeyframe::streamId, Types.STRING)
-                            .connect(frames.getSideOutput(StreamCatalog.VIDEOS).keyBy(VideoDoc::streamId, Types.STRING))
+                            .connect(videos.keyBy(VideoDoc::streamId, Types.STRING))
                             // Read on worker threads, state applied on the task thread: frames, shots and samples pass while a keyframe is OCR'd.
                             .transform("perception, change-gated: OCR, embeddings, descriptors", TypeInformation.of(PerceptionResult.class),
                                     new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
@@ -202,69 +213,78 @@ public final class IngestJob {
                                             conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
                                     conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
                             .name("perception: OCR, embeddings, descriptors").uid("perception");
-            SingleOutputStreamOperator<Perception> perception = perceived
-                    .process(new SplitDeadLetters<PerceptionResult, Perception>(), TypeInformation.of(Perception.class))
-                    .name("perception dead letters").uid("perception-dead-letters");
-            dead = dead.union(perception.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
-            writes = writes.union(perception.map(EsDocuments::perception, ES_WRITE).name("perception documents"));
-            observations = observations.union(perception.map(Observation::of, TypeInformation.of(Observation.class)).name("perception for memory"));
+            SingleOutputStreamOperator<Perception> perception = routes.tap(perceived
+                    .process(new SplitDeadLetters<PerceptionResult, Perception>("perception"), TypeInformation.of(Perception.class))
+                    .name("perception dead letters").uid("perception-dead-letters"));
+            writes = writes.union(routes.tap(perception.process(Stages.map("perception-documents", EsDocuments::perception), ES_WRITE)
+                    .name("perception documents")));
+            observations = observations.union(routes.tap(perception.process(Stages.map("perception-for-memory", Observation::of), OBSERVATION)
+                    .name("perception for memory")));
         }
         if (detect) {
             // Ordered: the tracker needs each stream's samples in presentation order.
             // With its own read of Kafka, the detector (the slowest stage) back-pressures only this branch: frames, shots and
             // keyframes go on at their own pace and detections follow. Ordered as before: one stream is one partition of each read.
-            DataStream<FeatureBatch> toSample = conf.get(DetectOptions.OWN_SOURCE) ? detectionFeatures(env, conf, watermarks) : features;
-            DataStream<SampledFrame> samples = toSample.flatMap(new SampleFrames(conf.get(DetectOptions.FPS)))
-                    .name("sample frames for detection").uid("sample-frames");
+            DataStream<FeatureBatch> toSample = conf.get(DetectOptions.OWN_SOURCE) ? detectionFeatures(env, conf, watermarks, routes) : features;
+            DataStream<SampledFrame> samples = routes.tap(toSample.process(Stages.flatMap("sample-frames", new SampleFrames(conf.get(DetectOptions.FPS))),
+                            SAMPLED_FRAME).name("sample frames for detection").uid("sample-frames"));
             long trackIdle = conf.get(DetectOptions.TRACK_IDLE).toMillis();
             boolean gated = conf.get(DetectOptions.MOTION_GATE);
             // The motion gate marks samples to carry (keyed state: the last detected thumbnail); the detector skips them and
             // CarryDetections, keyed again and in order, fills them in from the stream's last detected sample.
-            DataStream<SampledFrame> toDetect = gated ? samples.keyBy(SampledFrame::streamId, Types.STRING)
-                    .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), TypeInformation.of(SampledFrame.class))
-                    .name("motion gate").uid("motion-gate") : samples;
+            DataStream<SampledFrame> toDetect = gated ? routes.tap(samples.keyBy(SampledFrame::streamId, Types.STRING)
+                    .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), SAMPLED_FRAME)
+                    .name("motion gate").uid("motion-gate")) : samples;
             int nice = conf.get(DetectOptions.OWN_SOURCE) ? conf.get(DetectOptions.NICE) : 0;
             int liveNice = conf.get(DetectOptions.OWN_SOURCE) && conf.get(DetectOptions.LIVE_NICE) >= 0 ? conf.get(DetectOptions.LIVE_NICE) : nice;
             boolean split = liveNice != nice;
             // A nice value is per thread: split, live streams get their own detector (own task, own session) at their own priority
             // and files theirs, each starting its own chain so that neither renices the read they share.
-            SingleOutputStreamOperator<DetectedFrame> one = detector(split ? toDetect.filter(f -> !f.live()).name("files and folders for detection")
-                    : toDetect, conf, nice, "detection", split);
-            dead = dead.union(one.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
+            SingleOutputStreamOperator<DetectedFrame> one = detector(split
+                    ? routes.tap(toDetect.process(Stages.filter("files-and-folders-for-detection", f -> !f.live()), SAMPLED_FRAME)
+                            .name("files and folders for detection"))
+                    : toDetect, conf, nice, "detection", split, routes);
             DataStream<DetectedFrame> detectedOrCarried = one;
             if (split) {
-                SingleOutputStreamOperator<DetectedFrame> live = detector(toDetect.filter(SampledFrame::live).name("live streams for detection"),
-                        conf, liveNice, "detection-live", true);
-                dead = dead.union(live.getSideOutput(SplitDeadLetters.DEAD_LETTERS));
+                SingleOutputStreamOperator<DetectedFrame> live = detector(routes.tap(toDetect.process(
+                                Stages.filter("live-streams-for-detection", SampledFrame::live), SAMPLED_FRAME).name("live streams for detection")),
+                        conf, liveNice, "detection-live", true, routes);
                 detectedOrCarried = one.union(live);
             }
-            DataStream<DetectedFrame> detected = gated ? detectedOrCarried.keyBy(DetectedFrame::streamId, Types.STRING)
-                    .process(new CarryDetections(trackIdle), TypeInformation.of(DetectedFrame.class))
-                    .name("carry detections where nothing moved").uid("carry-detections") : detectedOrCarried;
-            DataStream<TrackDoc> tracks = detected.keyBy(DetectedFrame::streamId, Types.STRING)
+            DataStream<DetectedFrame> detected = gated ? routes.tap(detectedOrCarried.keyBy(DetectedFrame::streamId, Types.STRING)
+                    .process(new CarryDetections(trackIdle), DETECTED_FRAME)
+                    .name("carry detections where nothing moved").uid("carry-detections")) : detectedOrCarried;
+            DataStream<TrackDoc> tracks = routes.tap(detected.keyBy(DetectedFrame::streamId, Types.STRING)
                     .process(new TrackerOperator(DetectOptions.tracker(conf), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
                             conf.get(DetectOptions.TRACK_EMIT_EVERY)))
-                    .name("tracks").uid("tracker");
+                    .name("tracks").uid("tracker"));
             // A frame detection failed on (width 0) has no document: a failure is not an empty result.
-            writes = writes.union(detected.filter(f -> f.width() > 0).name("detected frames only")
-                            .map(EsDocuments::detections, ES_WRITE).name("detection documents"),
-                    tracks.map(EsDocuments::track, ES_WRITE).name("track documents"));
-            observations = observations.union(tracks.map(Observation::of, TypeInformation.of(Observation.class)).name("tracks for memory"));
+            writes = writes.union(routes.tap(detected.process(Stages.flatMap("detection-documents", (DetectedFrame f, Collector<EsWrite> out) -> {
+                                if (f.width() > 0) {
+                                    out.collect(EsDocuments.detections(f));
+                                }
+                            }), ES_WRITE).name("detection documents")),
+                    routes.tap(tracks.process(Stages.map("track-documents", EsDocuments::track), ES_WRITE).name("track documents")));
+            observations = observations.union(routes.tap(tracks.process(Stages.map("tracks-for-memory", Observation::of), OBSERVATION)
+                    .name("tracks for memory")));
         }
         if (conf.get(MemoryOptions.ENABLED)) {
             long idle = conf.get(MemoryOptions.IDLE).toMillis();
-            DataStream<EpisodeBatch> batched = observations.keyBy(Observation::streamId, Types.STRING)
+            DataStream<EpisodeBatch> batched = routes.tap(observations.keyBy(Observation::streamId, Types.STRING)
                     .process(new EpisodeBatcher(conf.get(MemoryOptions.MAX_BATCH).toMillis(), idle, conf.get(MemoryOptions.GRACE).toMillis(),
                             conf.get(PerceptionOptions.ENABLED), conf.get(ShotOptions.SCREEN_KEYFRAME_EVERY).toMillis()))
-                    .name("memory batches").uid("episode-batcher");
-            DataStream<EpisodeBatch> decided = AsyncDataStream.orderedWait(batched,
+                    .name("memory batches").uid("episode-batcher"));
+            DataStream<EpisodeBatch> decided = routes.tap(AsyncDataStream.orderedWait(batched,
                             new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4,
                                     Math.max(1_000, conf.get(MemoryOptions.TIMEOUT).toMillis() - 10_000)),
                             conf.get(MemoryOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(MemoryOptions.CAPACITY))
-                    .name("memory context: relevant events, model for ambiguous batches").uid("episode-context");
-            DataStream<EpisodeDoc> episodes = beforeEpisodeWriter.apply(decided).keyBy(EpisodeBatch::streamId, Types.STRING)
-                    .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer");
-            writes = writes.union(episodes.map(EsDocuments::episode, ES_WRITE).name("episode documents"));
+                    .name("memory context: relevant events, model for ambiguous batches").uid("episode-context")
+                    .process(new SplitDeadLetters<DecidedBatch, EpisodeBatch>(EpisodeContext.STAGE), TypeInformation.of(EpisodeBatch.class))
+                    .name("memory context dead letters").uid("episode-context-dead-letters"));
+            DataStream<EpisodeDoc> episodes = routes.tap(beforeEpisodeWriter.apply(decided).keyBy(EpisodeBatch::streamId, Types.STRING)
+                    .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer"));
+            writes = writes.union(routes.tap(episodes.process(Stages.map("episode-documents", EsDocuments::episode), ES_WRITE)
+                    .name("episode documents")));
         }
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
                         .indexSettings(IndexSettings.parse(conf.get(IngestOptions.ES_INDEX_SETTINGS)))
@@ -275,7 +295,7 @@ public final class IngestJob {
                 .name("Elasticsearch").uid("es-sink");
 
         // Transactional with the checkpoints: a restart replays records, never dead letters already written.
-        dead.map(new CountDeadLetters()).name("count dead letters").uid("count-dead-letters")
+        routes.all().map(new CountDeadLetters()).name("count dead letters").uid("count-dead-letters")
                 .sinkTo(KafkaSink.<DeadLetter>builder()
                         .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
                         .setRecordSerializer(new DeadLetterSerializer(conf.get(IngestOptions.DLQ_TOPIC)))

@@ -6,6 +6,14 @@ import io.videoworld.connectors.kafka.KafkaTopics;
 import io.videoworld.testkit.TestInfra;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import io.videoworld.connectors.producer.KafkaProducers;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -88,5 +96,34 @@ final class IngestRun {
 
     static Query term(String field, String value) {
         return Query.of(q -> q.term(t -> t.field(field).value(value)));
+    }
+
+    /** The first {@code expected} records of a topic, waiting up to two minutes; read committed when asked. */
+    static List<ConsumerRecord<byte[], byte[]>> read(TestInfra infra, String topic, int expected, boolean committed) {
+        return read(infra, topic, expected, committed, 0, 120_000);
+    }
+
+    /** Records of a topic after the first {@code skip}, until {@code expected} arrived or {@code ms} passed. */
+    static List<ConsumerRecord<byte[], byte[]>> read(TestInfra infra, String topic, int expected, boolean committed, int skip, long ms) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + System.nanoTime());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, committed ? "read_committed" : "read_uncommitted");
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES));
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        int skipped = 0;
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(topic));
+            long deadline = System.currentTimeMillis() + ms;
+            while (out.size() < expected && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
+                    if (skipped++ >= skip) {
+                        out.add(r);
+                    }
+                }
+            }
+        }
+        return out;
     }
 }

@@ -122,7 +122,7 @@ class PoisonedStreamEndToEndTest {
         assertThat(VideoWorldCli.run("push", video.toString(), "--bootstrap", infra.kafkaBootstrap(), "--topic", "poison.staging",
                 "--stream-id", STREAM, "--fps", "5", "--batch-frames", "5", "--epoch-ms", String.valueOf(EPOCH))).isZero();
         List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : read(infra, "poison.staging", 4, false)) {
+        for (ConsumerRecord<byte[], byte[]> r : IngestRun.read(infra, "poison.staging", 4, false)) {
             out.add(new ProducerRecord<>("poison.frames", r.key(), r.value()));
         }
         assertThat(out).hasSize(4);
@@ -130,37 +130,10 @@ class PoisonedStreamEndToEndTest {
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readCommitted(TestInfra infra, int expected) {
-        List<ConsumerRecord<byte[], byte[]>> got = read(infra, "poison.dlq", expected, true);
+        List<ConsumerRecord<byte[], byte[]>> got = IngestRun.read(infra, "poison.dlq", expected, true);
         // A little longer: a duplicate would arrive after the expected count.
-        got.addAll(read(infra, "poison.dlq", Integer.MAX_VALUE, true, got.size(), 3_000));
+        got.addAll(IngestRun.read(infra, "poison.dlq", Integer.MAX_VALUE, true, got.size(), 3_000));
         return got;
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> read(TestInfra infra, String topic, int expected, boolean committed) {
-        return read(infra, topic, expected, committed, 0, 120_000);
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> read(TestInfra infra, String topic, int expected, boolean committed, int skip, long ms) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrap());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + System.nanoTime());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, committed ? "read_committed" : "read_uncommitted");
-        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(2 * KafkaProducers.MAX_RECORD_BYTES));
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        int skipped = 0;
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            c.subscribe(List.of(topic));
-            long deadline = System.currentTimeMillis() + ms;
-            while (out.size() < expected && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    if (skipped++ >= skip) {
-                        out.add(r);
-                    }
-                }
-            }
-        }
-        return out;
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {

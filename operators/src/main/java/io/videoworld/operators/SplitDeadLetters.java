@@ -1,27 +1,27 @@
 package io.videoworld.operators;
 
-import io.videoworld.core.DeadLetter;
 import io.videoworld.core.WithDeadLetter;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
+import io.videoworld.operators.deadletters.DeadLetters;
+import io.videoworld.operators.deadletters.GuardedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
 
 /**
  * After an async operator: passes each result on and sends the dead letter it carries, if any,
- * to the side output {@link #DEAD_LETTERS}. Stateless.
+ * to {@link DeadLetters#TAG}. Stateless.
  *
  * @param <R> the async operator's output
  * @param <T> the result passed on
  */
-public final class SplitDeadLetters<R extends WithDeadLetter<T>, T> extends ProcessFunction<R, T> {
-    /** Dead letters of frames an inference operator could not decode. */
-    public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("inference-dead-letters", TypeInformation.of(DeadLetter.class));
+public final class SplitDeadLetters<R extends WithDeadLetter<T>, T> extends GuardedProcessFunction<R, T> {
+    /** @param stage the async stage whose results this splits, named as its own stage */
+    public SplitDeadLetters(String stage) {
+        super(stage + "-dead-letters");
+    }
 
     @Override
-    public void processElement(R in, Context ctx, Collector<T> out) {
+    protected void process(R in, Context ctx, Collector<T> out) {
         if (in.deadLetter() != null) {
-            ctx.output(DEAD_LETTERS, in.deadLetter());
+            ctx.output(DeadLetters.TAG, in.deadLetter());
         }
         if (in.value() != null) {
             out.collect(in.value());

@@ -10,7 +10,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
@@ -24,7 +24,9 @@ import org.apache.flink.util.OutputTag;
  * clears its state; when no batch arrives for {@code idleTimeoutMs} of event time, an event-time
  * timer marks the stream idle, emits the final document and clears all state.
  */
-public final class StreamCatalog extends KeyedProcessFunction<String, FrameBatch, FrameDoc> {
+public final class StreamCatalog extends GuardedKeyedProcessFunction<String, FrameBatch, FrameDoc> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "stream-catalog";
     public static final OutputTag<VideoDoc> VIDEOS = new OutputTag<>("videos", TypeInformation.of(VideoDoc.class));
 
     private final long idleTimeoutMs;
@@ -33,6 +35,7 @@ public final class StreamCatalog extends KeyedProcessFunction<String, FrameBatch
     private transient Counter duplicates;
 
     public StreamCatalog(long idleTimeoutMs) {
+        super(STAGE);
         this.idleTimeoutMs = idleTimeoutMs;
     }
 
@@ -44,7 +47,7 @@ public final class StreamCatalog extends KeyedProcessFunction<String, FrameBatch
     }
 
     @Override
-    public void processElement(FrameBatch batch, Context ctx, Collector<FrameDoc> out) throws Exception {
+    protected void process(FrameBatch batch, Context ctx, Collector<FrameDoc> out) throws Exception {
         VideoDoc doc = stream.value();
         if (doc != null && doc.epochMs() == batch.epochMs() && batch.seq() <= doc.lastSeq()) {
             duplicates.inc();
@@ -87,10 +90,20 @@ public final class StreamCatalog extends KeyedProcessFunction<String, FrameBatch
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<FrameDoc> out) throws Exception {
+    protected void timer(long timestamp, OnTimerContext ctx, Collector<FrameDoc> out) throws Exception {
         VideoDoc doc = stream.value();
         if (doc != null) {
             ctx.output(VIDEOS, doc.withStatus(VideoDoc.IDLE));
+        }
+        stream.clear();
+        idleTimer.clear();
+    }
+
+    @Override
+    protected void forget(OnTimerContext ctx) throws Exception {
+        Long pending = idleTimer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
         }
         stream.clear();
         idleTimer.clear();

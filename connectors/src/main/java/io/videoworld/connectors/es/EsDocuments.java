@@ -13,6 +13,7 @@ import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Segment;
 import java.util.ArrayList;
 import java.util.List;
+import io.videoworld.core.FrameLimits;
 import io.videoworld.core.Json;
 import io.videoworld.core.Names;
 import io.videoworld.core.Perception;
@@ -235,13 +236,13 @@ public final class EsDocuments {
 
     /**
      * A version that orders first by push (a re-push of a stream replaces what the old push
-     * wrote, even where the old one had got further) and then by progress within the push.
+     * wrote, even where the old one had got further) and then by progress within the push. The
+     * edge's bounds keep both exact ({@link FrameLimits}); progress past them (a push that repeats
+     * frame indices for months) saturates, so the document stops advancing but never fails.
      */
     static long pushVersion(long epochMs, long progress) {
-        if (progress < 0 || progress >= 100_000_000L) {
-            throw new IllegalArgumentException("progress out of range: " + progress);
-        }
-        return Math.max(0, epochMs / 1000) * 100_000_000L + progress;
+        long second = Math.min(Math.max(0, epochMs / 1000), FrameLimits.MAX_TIME_MS / 1000);
+        return second * FrameLimits.MAX_PROGRESS + Math.min(Math.max(0, progress), FrameLimits.MAX_PROGRESS - 1);
     }
 
     private static byte[] json(Object doc) {

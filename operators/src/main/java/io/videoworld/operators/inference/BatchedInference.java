@@ -9,8 +9,8 @@ import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import io.videoworld.operators.deadletters.GuardedAsyncFunction;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
-import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 
 /**
  * The skeleton every model operator shares: Flink async I/O whose requests from all streams on a
@@ -19,12 +19,13 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  * after the batcher's retries, or times out, completes with the subclass's failure record (never
  * an exception that would fail the job), counted in {@code <prefix>Failures}. Metrics:
  * {@code <prefix>Gpu}, {@code <prefix>BatchSize}, {@code <prefix>BatchMs},
- * {@code <prefix>FramesPerSecond}, {@code <prefix>Timeouts}.
+ * {@code <prefix>FramesPerSecond}, {@code <prefix>Timeouts}. A request whose own handling throws
+ * (not the models') is dead-lettered by {@link GuardedAsyncFunction}.
  *
  * @param <I> one request (a frame)
  * @param <O> its result
  */
-public abstract class BatchedInference<I, O> extends RichAsyncFunction<I, O> {
+public abstract class BatchedInference<I, O> extends GuardedAsyncFunction<I, O> {
     private final String metricPrefix;
     private final int maxBatch;
     private final long maxWaitMs;
@@ -33,12 +34,13 @@ public abstract class BatchedInference<I, O> extends RichAsyncFunction<I, O> {
     private transient Counter timeouts;
     private transient Counter failures;
 
-    protected BatchedInference(String metricPrefix, int maxBatch, long maxWaitMs) {
-        this(metricPrefix, 1, maxBatch, maxWaitMs);
+    protected BatchedInference(String stage, String metricPrefix, int maxBatch, long maxWaitMs) {
+        this(stage, metricPrefix, 1, maxBatch, maxWaitMs);
     }
 
     /** @param workers batches run at once per subtask; above one, {@link #infer} must be thread-safe */
-    protected BatchedInference(String metricPrefix, int workers, int maxBatch, long maxWaitMs) {
+    protected BatchedInference(String stage, String metricPrefix, int workers, int maxBatch, long maxWaitMs) {
+        super(stage);
         this.workers = workers;
         this.metricPrefix = metricPrefix;
         this.maxBatch = maxBatch;
@@ -86,7 +88,7 @@ public abstract class BatchedInference<I, O> extends RichAsyncFunction<I, O> {
     protected void submitted(I request) {}
 
     @Override
-    public final void asyncInvoke(I request, ResultFuture<O> result) {
+    protected final void invoke(I request, ResultFuture<O> result) {
         submitted(request);
         batcher.submit(request).whenComplete((out, e) -> result.complete(Collections.singletonList(
                 e == null ? out : failure(request, "inference failed after retries: " + rootMessage(e)))));

@@ -8,7 +8,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -19,12 +19,15 @@ import org.apache.flink.util.Collector;
  * result. The state is cleared by the stream's last sample or an event-time timer {@code idleMs}
  * after its latest.
  */
-public final class CarryDetections extends KeyedProcessFunction<String, DetectedFrame, DetectedFrame> {
+public final class CarryDetections extends GuardedKeyedProcessFunction<String, DetectedFrame, DetectedFrame> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "carry-detections";
     private final long idleMs;
     private transient ValueState<List<Detection>> last;
     private transient ValueState<Long> timer;
 
     public CarryDetections(long idleMs) {
+        super(STAGE);
         this.idleMs = idleMs;
     }
 
@@ -35,7 +38,7 @@ public final class CarryDetections extends KeyedProcessFunction<String, Detected
     }
 
     @Override
-    public void processElement(DetectedFrame f, Context ctx, Collector<DetectedFrame> out) throws Exception {
+    protected void process(DetectedFrame f, Context ctx, Collector<DetectedFrame> out) throws Exception {
         if (f.detections() != null && f.width() > 0) {
             last.update(f.detections());
             out.collect(f);
@@ -58,7 +61,17 @@ public final class CarryDetections extends KeyedProcessFunction<String, Detected
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DetectedFrame> out) {
+    protected void timer(long timestamp, OnTimerContext ctx, Collector<DetectedFrame> out) {
+        last.clear();
+        timer.clear();
+    }
+
+    @Override
+    protected void forget(OnTimerContext ctx) throws Exception {
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
+        }
         last.clear();
         timer.clear();
     }

@@ -76,7 +76,7 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     /** @param limitLiveBatches while live samples are in flight, a batch takes only what the detector does in half of maxLiveLagMs */
     public DetectionFunction(String models, DetectorSettings settings, int workers, int maxBatch, long maxWaitMs, int nice, long maxLiveLagMs,
             boolean limitLiveBatches) {
-        super("vwDetect", workers, maxBatch, maxWaitMs);
+        super(STAGE, "vwDetect", workers, maxBatch, maxWaitMs);
         this.models = models;
         this.settings = settings;
         this.nice = nice;
@@ -98,6 +98,16 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
         dropped = getRuntimeContext().getMetricGroup().counter("vwDetectDropped");
         detector = ObjectDetector.load(Path.of(models), settings.model(), settings.labels(), settings.inputSize(), settings.minScore());
         return "gpu".equals(detector.device());
+    }
+
+    @Override
+    protected DetectionResult deadLettered(SampledFrame f, DeadLetter deadLetter) {
+        return new DetectionResult(null, deadLetter);
+    }
+
+    @Override
+    protected long eventTimeMs(SampledFrame f) {
+        return f.eventTimeMs();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.videoworld.operators.inference;
 
 import io.videoworld.core.Keyframe;
+import io.videoworld.operators.deadletters.DeadLetters;
+import io.videoworld.operators.deadletters.Guarded;
 import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
 import io.videoworld.core.SourceInfo;
@@ -56,7 +58,9 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
  * whose stream has a newer one queued is shed when its turn comes. A file is read whole however late.
  */
 public final class GatedPerception extends AbstractStreamOperator<PerceptionResult>
-        implements TwoInputStreamOperator<QueuedKeyframe, VideoDoc, PerceptionResult>, Triggerable<String, VoidNamespace> {
+        implements TwoInputStreamOperator<QueuedKeyframe, VideoDoc, PerceptionResult>, Triggerable<String, VoidNamespace>, Guarded {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "perception-gated";
     /** Streams whose last keyframe's luma stays decoded on the heap (about 1 MB each at 1280x800); the others decode it again. */
     static final int DECODED = 8;
     static final String PENDING = "screen-gate-pending";
@@ -172,7 +176,35 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     }
 
     @Override
+    public String stage() {
+        return STAGE;
+    }
+
+    /** A keyframe that makes this operator throw leaves as a dead letter on the main output, which {@code SplitDeadLetters} splits off. */
+    @Override
     public void processElement1(StreamRecord<QueuedKeyframe> r) throws Exception {
+        try {
+            accept(r);
+        } catch (Exception | StackOverflowError e) {
+            deadLetter(r, e);
+        }
+    }
+
+    /** A stream document that makes this operator throw is dead-lettered the same way. */
+    @Override
+    public void processElement2(StreamRecord<VideoDoc> r) throws Exception {
+        try {
+            acceptStream(r);
+        } catch (Exception | StackOverflowError e) {
+            deadLetter(r, e);
+        }
+    }
+
+    private void deadLetter(StreamRecord<?> r, Throwable e) {
+        output.collect(new StreamRecord<>(new PerceptionResult(null, DeadLetters.of(STAGE, r.getValue(), e, r.hasTimestamp() ? r.getTimestamp() : 0))));
+    }
+
+    private void accept(StreamRecord<QueuedKeyframe> r) throws Exception {
         while (turns.size() >= capacity) {
             mailbox.yield();
         }
@@ -186,8 +218,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     }
 
     /** A stream document: whether the stream's push is live (neither duration nor frame count), which is what may be shed. */
-    @Override
-    public void processElement2(StreamRecord<VideoDoc> r) throws Exception {
+    private void acceptStream(StreamRecord<VideoDoc> r) throws Exception {
         VideoDoc d = r.getValue();
         boolean live = SourceInfo.isLive(d.source()) && !VideoDoc.ENDED.equals(d.status());
         Long known = liveEpoch.value();

@@ -9,7 +9,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -23,7 +23,9 @@ import org.apache.flink.util.Collector;
  * has fired. A sample that does not decode passes unmarked (the detector dead-letters it).
  * Metric: {@code vwDetectSkipped} (detector calls saved).
  */
-public final class MotionGateFunction extends KeyedProcessFunction<String, SampledFrame, SampledFrame> {
+public final class MotionGateFunction extends GuardedKeyedProcessFunction<String, SampledFrame, SampledFrame> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "motion-gate";
     private final MotionGate.Settings settings;
     private final long idleMs;
     private transient MotionGate gate;
@@ -32,6 +34,7 @@ public final class MotionGateFunction extends KeyedProcessFunction<String, Sampl
     private transient Counter skipped;
 
     public MotionGateFunction(MotionGate.Settings settings, long idleMs) {
+        super(STAGE);
         this.settings = settings;
         this.idleMs = idleMs;
     }
@@ -45,7 +48,7 @@ public final class MotionGateFunction extends KeyedProcessFunction<String, Sampl
     }
 
     @Override
-    public void processElement(SampledFrame f, Context ctx, Collector<SampledFrame> out) throws Exception {
+    protected void process(SampledFrame f, Context ctx, Collector<SampledFrame> out) throws Exception {
         GreyFrame thumb;
         try {
             thumb = GreyFrame.thumbnail(DecodedImage.decode(f.jpeg()), MotionGate.THUMB);
@@ -72,7 +75,17 @@ public final class MotionGateFunction extends KeyedProcessFunction<String, Sampl
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<SampledFrame> out) {
+    protected void timer(long timestamp, OnTimerContext ctx, Collector<SampledFrame> out) {
+        memory.clear();
+        timer.clear();
+    }
+
+    @Override
+    protected void forget(OnTimerContext ctx) throws Exception {
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
+        }
         memory.clear();
         timer.clear();
     }

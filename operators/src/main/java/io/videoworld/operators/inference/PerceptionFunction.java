@@ -32,7 +32,7 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
 
     /** {@code detection} null runs no detector on keyframes. */
     public PerceptionFunction(String models, DetectionFunction.DetectorSettings detection, int maxBatch, long maxWaitMs) {
-        super("vwPerception", maxBatch, maxWaitMs);
+        super(STAGE, "vwPerception", maxBatch, maxWaitMs);
         this.models = models;
         this.detection = detection;
     }
@@ -42,6 +42,16 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
         perceiver = Perceiver.load(models, detection);
         LOG.info("perception models from {} on {}", models, perceiver.device);
         return "gpu".equals(perceiver.device);
+    }
+
+    @Override
+    protected PerceptionResult deadLettered(Keyframe k, DeadLetter deadLetter) {
+        return new PerceptionResult(null, deadLetter);
+    }
+
+    @Override
+    protected long eventTimeMs(Keyframe k) {
+        return k.eventTimeMs();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.videoworld.operators.inference;
 
 import io.videoworld.core.Keyframe;
+import io.videoworld.core.StreamRecord;
 
 /**
  * A keyframe with the wall-clock time its wait counts from, so that change-gated perception can tell
@@ -11,9 +12,15 @@ import io.videoworld.core.Keyframe;
  * @param keyframe the keyframe
  * @param emittedMs wall-clock time its wait counts from, epoch milliseconds
  */
-public record QueuedKeyframe(Keyframe keyframe, long emittedMs) {
+public record QueuedKeyframe(Keyframe keyframe, long emittedMs) implements StreamRecord {
 
+    @Override
     public String streamId() {
         return keyframe.streamId();
+    }
+
+    @Override
+    public String position() {
+        return keyframe.position();
     }
 }

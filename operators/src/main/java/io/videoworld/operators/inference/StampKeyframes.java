@@ -1,7 +1,7 @@
 package io.videoworld.operators.inference;
 
 import io.videoworld.core.Keyframe;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
+import io.videoworld.operators.deadletters.GuardedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -13,16 +13,19 @@ import org.apache.flink.util.Collector;
  * behind. The keyframe's own capture time is not used: it also counts the frames the shot detector
  * waits for before it decides, which is design, not backlog.
  */
-public final class StampKeyframes extends ProcessFunction<Keyframe, QueuedKeyframe> {
+public final class StampKeyframes extends GuardedProcessFunction<Keyframe, QueuedKeyframe> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "stamp-keyframes";
     private final boolean fromCapture;
 
     /** {@code fromCapture} false stamps the emission time only (the wait upstream not counted). */
     public StampKeyframes(boolean fromCapture) {
+        super(STAGE);
         this.fromCapture = fromCapture;
     }
 
     @Override
-    public void processElement(Keyframe k, Context ctx, Collector<QueuedKeyframe> out) {
+    protected void process(Keyframe k, Context ctx, Collector<QueuedKeyframe> out) {
         long now = System.currentTimeMillis();
         // The record's timestamp is the event time of the batch (or timer) that made the shot detector emit;
         // for a live source that is the wall-clock capture time of its first frame.

@@ -7,7 +7,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.TimerService;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -25,7 +25,9 @@ import org.apache.flink.util.Collector;
  * and an event-time timer {@code idleMs} after the latest observation settles the rest and clears it.
  * The decisions are {@link EpisodeBatching}'s; this class stores the state and sets the timers.
  */
-public final class EpisodeBatcher extends KeyedProcessFunction<String, Observation, EpisodeBatch> {
+public final class EpisodeBatcher extends GuardedKeyedProcessFunction<String, Observation, EpisodeBatch> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "episode-batcher";
     static final int RECENT = EpisodeBatching.RECENT;
 
     private final EpisodeBatching engine;
@@ -41,6 +43,7 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
 
     /** @param screenEveryMs how often the shots read a screen that does not change (where an activity starts between two reads) */
     public EpisodeBatcher(long maxBatchMs, long idleMs, long graceMs, boolean expectPerception, long screenEveryMs) {
+        super(STAGE);
         this.engine = new EpisodeBatching(maxBatchMs, idleMs, graceMs, expectPerception, screenEveryMs);
     }
 
@@ -50,7 +53,7 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
     }
 
     @Override
-    public void processElement(Observation o, Context ctx, Collector<EpisodeBatch> out) throws Exception {
+    protected void process(Observation o, Context ctx, Collector<EpisodeBatch> out) throws Exception {
         BatcherState s = state.value();
         if (s != null && o.epochMs() < s.epochMs()) {
             return;
@@ -64,7 +67,7 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<EpisodeBatch> out) throws Exception {
+    protected void timer(long timestamp, OnTimerContext ctx, Collector<EpisodeBatch> out) throws Exception {
         BatcherState s = state.value();
         if (s == null) {
             return;
@@ -100,5 +103,15 @@ public final class EpisodeBatcher extends KeyedProcessFunction<String, Observati
         if (to >= 0) {
             timers.registerEventTimeTimer(to);
         }
+    }
+
+    @Override
+    protected void forget(OnTimerContext ctx) throws Exception {
+        BatcherState s = state.value();
+        if (s != null) {
+            move(s.idleTimerAt(), -1, ctx.timerService());
+            move(s.openTimerAt(), -1, ctx.timerService());
+        }
+        state.clear();
     }
 }

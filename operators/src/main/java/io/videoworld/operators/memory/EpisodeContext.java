@@ -23,7 +23,9 @@ import java.util.concurrent.Executors;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
-import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+import io.videoworld.core.DeadLetter;
+import io.videoworld.core.DecidedBatch;
+import io.videoworld.operators.deadletters.GuardedAsyncFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * timeout, an error or a malformed call falls back to the rules' lean. Metrics:
  * {@code vwEpisodeLlmCalls}, {@code vwEpisodeLlmFallbacks}, {@code vwEpisodeAmbiguous}.
  */
-public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, EpisodeBatch> {
+public final class EpisodeContext extends GuardedAsyncFunction<EpisodeBatch, DecidedBatch> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "episode-context";
     private static final Logger LOG = LoggerFactory.getLogger(EpisodeContext.class);
     static final String FUNCTION = "episodic_memory_decision";
     static final String PROMPT = "You are the episodic memory manager of a screen and camera recorder. Each call you get the "
@@ -70,6 +74,7 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
      * batch falls back to the rules without relevant events; keep it under the async timeout.
      */
     public EpisodeContext(String esUrl, LlmConfig llm, int threads, long retryForMs) {
+        super(STAGE);
         this.retryForMs = retryForMs;
         this.esUrl = esUrl;
         this.llm = llm;
@@ -97,13 +102,23 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
     }
 
     @Override
-    public void asyncInvoke(EpisodeBatch b, ResultFuture<EpisodeBatch> result) {
+    protected DecidedBatch deadLettered(EpisodeBatch b, DeadLetter deadLetter) {
+        return new DecidedBatch(null, deadLetter);
+    }
+
+    @Override
+    protected long eventTimeMs(EpisodeBatch b) {
+        return b.endEventTimeMs();
+    }
+
+    @Override
+    protected void invoke(EpisodeBatch b, ResultFuture<DecidedBatch> result) {
         pool.submit(() -> {
             long deadline = System.currentTimeMillis() + retryForMs;
             long backoff = 200;
             while (true) {
                 try {
-                    result.complete(Collections.singletonList(decide(b)));
+                    result.complete(Collections.singletonList(DecidedBatch.of(decide(b))));
                     return;
                 } catch (IOException | ElasticsearchException e) {
                     // Elasticsearch down or failing: wait for it (the job slows down) rather than fail the job.
@@ -111,8 +126,8 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
                         LOG.warn("memory context for {} batch {} gave up on Elasticsearch after {} ms, rules decide: {}", b.streamId(),
                                 b.batchSeq(), retryForMs, e.toString());
                         fallbacks.inc();
-                        result.complete(Collections.singletonList(b.with(EpisodeBatch.AMBIGUOUS.equals(b.relation()) ? EpisodePolicy.lean(b)
-                                : b.relation(), b.relatedBatch(), "fallback", List.of())));
+                        result.complete(Collections.singletonList(DecidedBatch.of(b.with(EpisodeBatch.AMBIGUOUS.equals(b.relation())
+                                ? EpisodePolicy.lean(b) : b.relation(), b.relatedBatch(), "fallback", List.of()))));
                         return;
                     }
                     try {
@@ -131,9 +146,9 @@ public final class EpisodeContext extends RichAsyncFunction<EpisodeBatch, Episod
     }
 
     @Override
-    public void timeout(EpisodeBatch b, ResultFuture<EpisodeBatch> result) {
+    public void timeout(EpisodeBatch b, ResultFuture<DecidedBatch> result) {
         fallbacks.inc();
-        result.complete(Collections.singletonList(b.with(b.relation(), b.relatedBatch(), "fallback", List.of())));
+        result.complete(Collections.singletonList(DecidedBatch.of(b.with(b.relation(), b.relatedBatch(), "fallback", List.of()))));
     }
 
     EpisodeBatch decide(EpisodeBatch b) throws Exception {

@@ -7,7 +7,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -24,7 +24,9 @@ import org.apache.flink.util.Collector;
  * reset by a new push and cleared by an event-time timer {@code idleMs} after the latest batch.
  * The decisions are {@link EpisodeWriting}'s; this class stores the state, sets the timer and counts.
  */
-public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBatch, EpisodeDoc> {
+public final class EpisodeWriter extends GuardedKeyedProcessFunction<String, EpisodeBatch, EpisodeDoc> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "episode-writer";
     static final int MAX_DETAILS = EpisodeWriting.MAX_DETAILS;
 
     private final EpisodeWriting engine;
@@ -34,6 +36,7 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
     private transient Counter replaces;
 
     public EpisodeWriter(long idleMs) {
+        super(STAGE);
         this.engine = new EpisodeWriting(idleMs);
     }
 
@@ -46,7 +49,7 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
     }
 
     @Override
-    public void processElement(EpisodeBatch b, Context ctx, Collector<EpisodeDoc> out) throws Exception {
+    protected void process(EpisodeBatch b, Context ctx, Collector<EpisodeDoc> out) throws Exception {
         WriterState s = state.value();
         EpisodeWriting.Step step = engine.write(s, b);
         if (step == null) {
@@ -70,7 +73,16 @@ public final class EpisodeWriter extends KeyedProcessFunction<String, EpisodeBat
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<EpisodeDoc> out) {
+    protected void timer(long timestamp, OnTimerContext ctx, Collector<EpisodeDoc> out) {
+        state.clear();
+    }
+
+    @Override
+    protected void forget(OnTimerContext ctx) throws Exception {
+        WriterState s = state.value();
+        if (s != null && s.timerAt() >= 0) {
+            ctx.timerService().deleteEventTimeTimer(s.timerAt());
+        }
         state.clear();
     }
 }

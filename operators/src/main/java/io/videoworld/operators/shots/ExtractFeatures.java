@@ -9,25 +9,26 @@ import io.videoworld.core.SourceInfo;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
+import io.videoworld.operators.deadletters.DeadLetters;
+import io.videoworld.operators.deadletters.GuardedProcessFunction;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
 
 /**
  * Stateless and parallel: a batch's frames become their features, computed once for every
  * detector. This is the first place pixels are decoded, so a frame that passed the edge's
- * checks but still does not decode becomes a dead letter here (side output
- * {@link #DEAD_LETTERS}) and the rest of its batch goes on.
+ * checks but still does not decode becomes a dead letter here ({@link DeadLetters#TAG}) and the
+ * rest of its batch goes on.
  */
-public final class ExtractFeatures extends ProcessFunction<FrameBatch, FeatureBatch> {
-    /** Frames that did not decode, one dead letter each. */
-    public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("undecodable-frames", TypeInformation.of(DeadLetter.class));
+public final class ExtractFeatures extends GuardedProcessFunction<FrameBatch, FeatureBatch> {
     /** The stage named in this operator's dead letters. */
     public static final String STAGE = "frame-features";
 
     private transient Counter frames;
+
+    public ExtractFeatures() {
+        super(STAGE);
+    }
 
     @Override
     public void open(OpenContext ctx) {
@@ -35,13 +36,14 @@ public final class ExtractFeatures extends ProcessFunction<FrameBatch, FeatureBa
     }
 
     @Override
-    public void processElement(FrameBatch batch, Context ctx, Collector<FeatureBatch> out) {
+    protected void process(FrameBatch batch, Context ctx, Collector<FeatureBatch> out) {
         List<FrameFeatures> features = new ArrayList<>(batch.frames().size());
         for (Frame f : batch.frames()) {
             try {
                 features.add(FeatureExtractor.extract(batch, f));
             } catch (RuntimeException e) {
-                ctx.output(DEAD_LETTERS, DeadLetter.ofFrame(STAGE, "frame does not decode: " + e.getMessage(), batch.streamId(), f.index(),
+                DeadLetters.rethrowUnlessContent(e);
+                ctx.output(DeadLetters.TAG, DeadLetter.ofFrame(STAGE, "frame does not decode: " + e.getMessage(), batch.streamId(), f.index(),
                         batch.eventTimeMs(f), f.jpeg()));
             }
         }

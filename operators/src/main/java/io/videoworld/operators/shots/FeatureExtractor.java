@@ -28,8 +28,14 @@ import org.bytedeco.opencv.opencv_core.Size;
  * small image, computed once per frame.
  */
 public final class FeatureExtractor {
-    /** Width of the feature image; heights follow the aspect ratio. */
+    /** Width of the feature image; heights follow the aspect ratio up to {@link #MAX_HEIGHT}. */
     public static final int WIDTH = Frame.THUMB_WIDTH;
+    /**
+     * The tallest feature image: a portrait phone screen keeps its shape, a picture taller than
+     * four widths is squashed, since every comparison after this one (the screen gate's scroll
+     * search above all) costs the square of the height.
+     */
+    public static final int MAX_HEIGHT = 4 * WIDTH;
     public static final int HUE_BINS = 8;
     public static final int SAT_BINS = 4;
     public static final int VAL_BINS = 4;
@@ -114,7 +120,7 @@ public final class FeatureExtractor {
 
     private static FrameFeatures features(String streamId, SourceKind kind, String sourceUri, long epochMs, long frameIndex, long ptsMs,
             long eventTimeMs, long batchSeq, int width, int height, Mat decoded, byte[] jpeg) {
-        int fh = Math.max(1, (int) Math.round((double) decoded.rows() * WIDTH / decoded.cols()));
+        int fh = (int) Math.max(1, Math.min(MAX_HEIGHT, Math.round((double) decoded.rows() * WIDTH / decoded.cols())));
         Scratch sc = SCRATCH.get();
         Mat small = decoded;
         if (decoded.cols() != WIDTH || decoded.rows() != fh) {

@@ -37,7 +37,8 @@ final class ScreenChange {
             return new Verdict(true, "layout", 1);
         }
         int height = before.length / 3 / width;
-        int band = Math.max(2, (int) Math.ceil(CHROME_SHARE * height));
+        // At least two rows of chrome, but never more rows than a very flat picture has.
+        int band = Math.min(height, Math.max(2, (int) Math.ceil(CHROME_SHARE * height)));
         double chrome = meanDifference(before, after, width, 0, band, 0);
         if (chrome >= CHROME_CHANGE) {
             return new Verdict(true, "chrome", chrome);

@@ -10,7 +10,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
@@ -21,7 +21,9 @@ import org.apache.flink.util.OutputTag;
  * frame; either way all state is cleared. A batch from a new push of the same stream first closes
  * what the old push left open.
  */
-public final class ShotDetector extends KeyedProcessFunction<String, FeatureBatch, Segment> {
+public final class ShotDetector extends GuardedKeyedProcessFunction<String, FeatureBatch, Segment> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "shot-detector";
     public static final OutputTag<Keyframe> KEYFRAMES = new OutputTag<>("keyframes", TypeInformation.of(Keyframe.class));
 
     private final ShotParams params;
@@ -32,6 +34,7 @@ public final class ShotDetector extends KeyedProcessFunction<String, FeatureBatc
     private transient Counter duplicates;
 
     public ShotDetector(ShotParams params, long idleGapMs) {
+        super(STAGE);
         this.params = params;
         this.idleGapMs = idleGapMs;
     }
@@ -45,7 +48,7 @@ public final class ShotDetector extends KeyedProcessFunction<String, FeatureBatc
     }
 
     @Override
-    public void processElement(FeatureBatch batch, Context ctx, Collector<Segment> out) throws Exception {
+    protected void process(FeatureBatch batch, Context ctx, Collector<Segment> out) throws Exception {
         ShotTracker.Output output = output(ctx, out);
         ShotState saved = state.value();
         ShotTracker tracker;
@@ -78,7 +81,7 @@ public final class ShotDetector extends KeyedProcessFunction<String, FeatureBatc
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Segment> out) throws Exception {
+    protected void timer(long timestamp, OnTimerContext ctx, Collector<Segment> out) throws Exception {
         ShotState saved = state.value();
         if (saved != null) {
             ShotTracker.restore(params, saved).finish(output(ctx, out));
@@ -102,5 +105,15 @@ public final class ShotDetector extends KeyedProcessFunction<String, FeatureBatc
                 out.collect(segment);
             }
         };
+    }
+
+    @Override
+    protected void forget(OnTimerContext ctx) throws Exception {
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
+        }
+        state.clear();
+        timer.clear();
     }
 }

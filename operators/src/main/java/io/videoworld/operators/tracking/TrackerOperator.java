@@ -11,7 +11,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.TimerService;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -23,7 +23,9 @@ import org.apache.flink.util.Collector;
  * Samples must arrive in order (the job uses ordered async I/O); a sample at or before the
  * latest one is dropped.
  */
-public final class TrackerOperator extends KeyedProcessFunction<String, DetectedFrame, TrackDoc> {
+public final class TrackerOperator extends GuardedKeyedProcessFunction<String, DetectedFrame, TrackDoc> {
+    /** The stage named in this operator's dead letters. */
+    public static final String STAGE = "tracker";
     private final TrackerParams params;
     private final long idleTimeoutMs;
     private final int emitEvery;
@@ -33,6 +35,7 @@ public final class TrackerOperator extends KeyedProcessFunction<String, Detected
     private transient Counter reidentified;
 
     public TrackerOperator(TrackerParams params, long idleTimeoutMs, int emitEvery) {
+        super(STAGE);
         this.params = params;
         this.idleTimeoutMs = idleTimeoutMs;
         this.emitEvery = Math.max(1, emitEvery);
@@ -47,7 +50,7 @@ public final class TrackerOperator extends KeyedProcessFunction<String, Detected
     }
 
     @Override
-    public void processElement(DetectedFrame f, Context ctx, Collector<TrackDoc> out) throws Exception {
+    protected void process(DetectedFrame f, Context ctx, Collector<TrackDoc> out) throws Exception {
         TrackerState s = state.value();
         if (s != null && f.epochMs() < s.epochMs()) {
             return;
@@ -96,7 +99,7 @@ public final class TrackerOperator extends KeyedProcessFunction<String, Detected
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<TrackDoc> out) throws Exception {
+    protected void timer(long timestamp, OnTimerContext ctx, Collector<TrackDoc> out) throws Exception {
         TrackerState s = state.value();
         if (s != null) {
             flush(ctx.getCurrentKey(), s, out, ctx.timerService());
@@ -111,6 +114,16 @@ public final class TrackerOperator extends KeyedProcessFunction<String, Detected
         Long pending = timer.value();
         if (pending != null) {
             timers.deleteEventTimeTimer(pending);
+        }
+        state.clear();
+        timer.clear();
+    }
+
+    @Override
+    protected void forget(OnTimerContext ctx) throws Exception {
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteEventTimeTimer(pending);
         }
         state.clear();
         timer.clear();
