@@ -45,7 +45,10 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
         Objects.requireNonNull(webhooks, "webhooks");
     }
 
-    /** A server over Elasticsearch and a frame store, with auth off, no models, the default limits and no ingest job check. */
+    /**
+     * A server over Elasticsearch and a frame store, with auth off, no models, the default limits, no ingest job check and
+     * alert webhooks to public addresses only.
+     */
     public static QueryConfig of(String esUrl, String frameStore) {
         return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null),
                 SourceLocator.direct(), null, WebhookEgress.publicOnly());
