@@ -1,7 +1,7 @@
 package io.videoworld.perception;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import org.bytedeco.opencv.opencv_core.Mat;
 import org.bytedeco.opencv.opencv_core.Rect;
 
@@ -13,8 +13,8 @@ import org.bytedeco.opencv.opencv_core.Rect;
  * typed word, a scrolled page's lines at new heights, a window that comes back. The key is the
  * crop's ink ({@link #key}), so the detector's box may move by a few pixels around the same line;
  * the same ink is the same glyphs, so a remembered line reads as the line does (its text and score
- * from the read that recognised it). Least recently used out beyond {@code capacity}. One thread at
- * a time, as its {@link OcrEngine}.
+ * from the read that recognised it). A Caffeine cache of at most {@code capacity} lines, kept up on
+ * the caller's thread. One thread at a time, as its {@link OcrEngine}.
  */
 final class LineMemo {
     /** A line's recognised text (empty when it read as blank) and its score. */
@@ -27,18 +27,13 @@ final class LineMemo {
     static final int MIN_CONTRAST = 32;
 
     private final int capacity;
-    private final Map<Key, Read> reads;
+    private final Cache<Key, Read> reads;
     private volatile long remembered;
     private volatile long recognised;
 
     LineMemo(int capacity) {
         this.capacity = capacity;
-        this.reads = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Key, Read> eldest) {
-                return size() > LineMemo.this.capacity;
-            }
-        };
+        this.reads = Caffeine.newBuilder().maximumSize(Math.max(0, capacity)).executor(Runnable::run).build();
     }
 
     /** The key of the pixels of {@code rect} in the BGR image {@code bgr} (see {@link #key(int, int, byte[])}). */
@@ -115,7 +110,7 @@ final class LineMemo {
             recognised++;
             return null;
         }
-        Read r = reads.get(key);
+        Read r = reads.getIfPresent(key);
         if (r == null) {
             recognised++;
         } else {
@@ -143,6 +138,7 @@ final class LineMemo {
 
     /** Lines held now (at most the capacity). */
     int size() {
-        return reads.size();
+        reads.cleanUp();
+        return (int) reads.estimatedSize();
     }
 }

@@ -1,5 +1,8 @@
 package io.videoworld.perception;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import ai.djl.MalformedModelException;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.inference.Predictor;
@@ -29,12 +32,7 @@ public final class TextEmbedder implements AutoCloseable {
      * Recent texts' embeddings: agents ask the same questions again and screens show the same text
      * frame after frame, while one embedding costs milliseconds of CPU and calls take turns.
      */
-    private final Map<String, float[]> recent = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
-            return size() > RECENT;
-        }
-    });
+    private final Cache<String, float[]> recent = Caffeine.newBuilder().maximumSize(RECENT).recordStats().build();
     private static final int RECENT = 2048;
 
     private TextEmbedder(HuggingFaceTokenizer tokenizer, ZooModel<String, float[]> model) {
@@ -68,7 +66,7 @@ public final class TextEmbedder implements AutoCloseable {
      * two threads at once.
      */
     public float[] embed(String text) {
-        float[] known = text.length() <= 4096 ? recent.get(text) : null;
+        float[] known = text.length() <= 4096 ? recent.getIfPresent(text) : null;
         if (known != null) {
             return known.clone();
         }
@@ -84,6 +82,11 @@ public final class TextEmbedder implements AutoCloseable {
             recent.put(text, v.clone());
         }
         return v;
+    }
+
+    /** Hits and misses of the recent texts' embeddings, for metrics. */
+    public CacheStats cacheStats() {
+        return recent.stats();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
+import io.videoworld.query.alerts.WebhookEgress;
 import io.videoworld.query.api.RequestLimits;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.streams.RetentionPolicy;
@@ -28,9 +29,11 @@ import java.util.Objects;
  * @param ingest where {@code /health} reads the ingest job's state
  * @param sources where the source URIs the producer recorded are opened here (source roots for another machine's paths)
  * @param retention how long indexed data is kept ({@code vw.retention}); null keeps it
+ * @param webhooks where alert webhooks may point
  */
 public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
-        Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources, RetentionPolicy retention) {
+        Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources, RetentionPolicy retention,
+        WebhookEgress webhooks) {
 
     public QueryConfig {
         Objects.requireNonNull(esUrl, "esUrl");
@@ -39,48 +42,56 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(ingest, "ingest");
         Objects.requireNonNull(sources, "sources");
+        Objects.requireNonNull(webhooks, "webhooks");
     }
 
-    /** A server over Elasticsearch and a frame store, with auth off, no models, the default limits and no ingest job check. */
+    /**
+     * A server over Elasticsearch and a frame store, with auth off, no models, the default limits, no ingest job check and
+     * alert webhooks to public addresses only.
+     */
     public static QueryConfig of(String esUrl, String frameStore) {
         return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null),
-                SourceLocator.direct(), null);
+                SourceLocator.direct(), null, WebhookEgress.publicOnly());
     }
 
     public QueryConfig withAuth(Auth auth) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withLlm(LlmClient llm) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withEmbedder(TextEmbedder embedder) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withDetector(ObjectDetector detector) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withTranscriber(Transcriber transcriber) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withLimits(RequestLimits limits) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withIngest(IngestHealth ingest) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withSources(SourceLocator sources) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     public QueryConfig withRetention(RetentionPolicy retention) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+    }
+
+    public QueryConfig withWebhooks(WebhookEgress webhooks) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
     }
 
     /** The model when it accepts images, else null. */

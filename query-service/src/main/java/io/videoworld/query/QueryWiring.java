@@ -132,7 +132,7 @@ final class QueryWiring implements AutoCloseable {
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
         this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
-        this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS);
+        this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS, c.webhooks());
         this.timeline = new TimelineLanes(es, videos, objects);
     }
 

@@ -68,6 +68,14 @@ public final class ServiceOptions {
             + "e.g. 30d, 12h, P7D; older documents and stored frames are deleted on a schedule (default: kept)")
     String retention;
 
+    @Option(names = "--webhook-hosts", split = ",", description = "alert webhooks may name only these hosts (name or *.domain, "
+            + "comma separated; default: any host with public addresses)")
+    List<String> webhookHosts = new java.util.ArrayList<>();
+
+    @Option(names = "--webhook-networks", split = ",", description = "CIDRs alert webhooks may reach even when loopback, private or "
+            + "link-local, e.g. 127.0.0.1/32,10.8.0.0/16 (default: none, public addresses only)")
+    List<String> webhookNetworks = new java.util.ArrayList<>();
+
     /**
      * The configuration these options name; models that fail to load are left out with one line on
      * stderr saying what is lost.
@@ -83,6 +91,11 @@ public final class ServiceOptions {
         }
         QueryConfig config = QueryConfig.of(esUrl, frameStore).withIngest(IngestHealth.of(flinkUrl)).withSources(sources)
                 .withAuth(Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")));
+        try {
+            config = config.withWebhooks(io.videoworld.query.alerts.WebhookEgress.of(webhookHosts, webhookNetworks));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--webhook-hosts/--webhook-networks: " + e.getMessage(), e);
+        }
         if (retention != null && !retention.isBlank()) {
             config = config.withRetention(RetentionPolicy.of(RetentionPolicy.parse("--retention", retention)));
         }

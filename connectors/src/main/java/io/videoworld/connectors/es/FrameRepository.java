@@ -91,4 +91,9 @@ public final class FrameRepository {
             throw e;
         }
     }
+
+    /** Each read cache's hits, misses and loads, by name, for the service's metrics. */
+    public java.util.Map<String, com.github.benmanes.caffeine.cache.stats.CacheStats> cacheStats() {
+        return java.util.Map.of("keyframes", keyframeReads.stats());
+    }
 }

@@ -186,4 +186,9 @@ public final class MemoryRepository {
             }
         });
     }
+
+    /** Each read cache's hits, misses and loads, by name, for the service's metrics. */
+    public java.util.Map<String, com.github.benmanes.caffeine.cache.stats.CacheStats> cacheStats() {
+        return java.util.Map.of("searches", searches.stats(), "gets", gets.stats());
+    }
 }

@@ -255,4 +255,10 @@ public final class ObjectRepository {
         }
         return out;
     }
+
+    /** Each read cache's hits, misses and loads, by name, for the service's metrics. */
+    public java.util.Map<String, com.github.benmanes.caffeine.cache.stats.CacheStats> cacheStats() {
+        return java.util.Map.of("tracks", trackReads.stats(), "detections", detectionReads.stats(), "entity_lists", entityLists.stats(),
+                "entities", entityReads.stats());
+    }
 }

@@ -211,4 +211,9 @@ public final class PerceptionRepository {
         return new Match(s.path("stream_id").asText(), s.path("epoch_ms").asLong(), s.path("frame_index").asLong(),
                 s.path("pts_ms").asLong(), s.path("text").asText(""), score);
     }
+
+    /** Each read cache's hits, misses and loads, by name, for the service's metrics. */
+    public java.util.Map<String, com.github.benmanes.caffeine.cache.stats.CacheStats> cacheStats() {
+        return java.util.Map.of("reads", reads.stats());
+    }
 }

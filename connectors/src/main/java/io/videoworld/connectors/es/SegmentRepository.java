@@ -75,4 +75,9 @@ public final class SegmentRepository {
             throw e;
         }
     }
+
+    /** Each read cache's hits, misses and loads, by name, for the service's metrics. */
+    public java.util.Map<String, com.github.benmanes.caffeine.cache.stats.CacheStats> cacheStats() {
+        return java.util.Map.of("segments", cache.stats());
+    }
 }

@@ -1,11 +1,13 @@
 package io.videoworld.connectors.es;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
@@ -38,7 +40,7 @@ final class TailCache<K, T> {
     private record Snapshot<T>(List<T> items, long[] firstSeenNanos, long fullReadNanos) {}
 
     private final TtlCache<K, List<T>> ttl;
-    private final Map<K, Snapshot<T>> last = new ConcurrentHashMap<>();
+    private final Cache<K, Snapshot<T>> last = Caffeine.newBuilder().maximumSize(MAX_KEYS).build();
     private final ToLongFunction<T> position;
     private final Predicate<T> fixed;
     private final boolean caching;
@@ -61,7 +63,7 @@ final class TailCache<K, T> {
 
     private List<T> refresh(K key, TailReader<T> reader) throws IOException {
         long now = System.nanoTime();
-        Snapshot<T> prev = last.get(key);
+        Snapshot<T> prev = last.getIfPresent(key);
         if (prev == null || now - prev.fullReadNanos() > FULL_READ_MS * 1_000_000) {
             List<T> all = reader.readAfter(null);
             long[] seen = new long[all.size()];
@@ -69,7 +71,7 @@ final class TailCache<K, T> {
             for (int i = 0; i < seen.length; i++) {
                 seen[i] = before.getOrDefault(position.applyAsLong(all.get(i)), now);
             }
-            remember(key, new Snapshot<>(List.copyOf(all), seen, now));
+            last.put(key, new Snapshot<>(List.copyOf(all), seen, now));
             return List.copyOf(all);
         }
         // The settled prefix: documents first seen long enough ago that nothing before them can still appear.
@@ -89,7 +91,7 @@ final class TailCache<K, T> {
             seen[i] = before.getOrDefault(position.applyAsLong(items.get(i)), now);
         }
         List<T> out = List.copyOf(items);
-        remember(key, new Snapshot<>(out, seen, prev.fullReadNanos()));
+        last.put(key, new Snapshot<>(out, seen, prev.fullReadNanos()));
         return out;
     }
 
@@ -101,10 +103,8 @@ final class TailCache<K, T> {
         return m;
     }
 
-    private void remember(K key, Snapshot<T> s) {
-        if (last.size() >= MAX_KEYS) {
-            last.clear();
-        }
-        last.put(key, s);
+    /** The statistics of the reads this answers from. */
+    CacheStats stats() {
+        return ttl.stats();
     }
 }

@@ -3,13 +3,16 @@ package io.videoworld.connectors.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
 import io.videoworld.core.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -20,10 +23,14 @@ public final class LlmClient {
     private final LlmConfig config;
     private final HttpClient http;
     private final LlmUsage usage = new LlmUsage();
+    /** Timeouts, 429s and 5xx are tried again, waiting 0.5 s and doubling up to 8 s. */
+    private final RetryPolicy<Answer> retries;
 
     public LlmClient(LlmConfig config) {
         this.config = config;
         this.http = HttpClient.newBuilder().connectTimeout(config.timeout()).build();
+        this.retries = RetryPolicy.<Answer>builder().handle(IOException.class).handleResultIf(LlmClient::retryable)
+                .withMaxRetries(config.maxRetries()).withBackoff(Duration.ofMillis(500), Duration.ofMillis(8_000)).build();
     }
 
     public LlmConfig config() {
@@ -64,48 +71,46 @@ public final class LlmClient {
         if (config.apiKey() != null && !config.apiKey().isBlank()) {
             req.header("Authorization", "Bearer " + config.apiKey());
         }
-        Exception last = null;
-        for (int attempt = 0; attempt <= config.maxRetries(); attempt++) {
-            if (attempt > 0) {
-                sleep(250L << Math.min(attempt, 5));
-            }
-            try {
+        Answer a;
+        try {
+            a = Failsafe.with(retries).get(() -> {
                 HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 429 || r.statusCode() >= 500) {
-                    last = new IOException("HTTP " + r.statusCode() + ": " + abbreviate(r.body()));
-                    continue;
-                }
-                if (r.statusCode() != 200) {
-                    usage.failed();
-                    throw new LlmException("the model endpoint answered HTTP " + r.statusCode() + ": " + abbreviate(r.body()), null);
-                }
-                JsonNode json = Json.MAPPER.readTree(r.body());
-                JsonNode message = json.path("choices").path(0).path("message");
-                if (!message.isObject()) {
-                    usage.failed();
-                    throw new LlmException("the model endpoint answered without choices[0].message: " + abbreviate(r.body()), null);
-                }
-                usage.record(json.path("usage").path("prompt_tokens").asLong(), json.path("usage").path("completion_tokens").asLong());
-                return new ChatMessage(message);
-            } catch (HttpTimeoutException e) {
-                last = e;
-            } catch (IOException e) {
-                last = e;
-            } catch (InterruptedException e) {
+                // A cut-off answer does not parse: an IOException, tried again like a dropped connection.
+                return new Answer(r, r.statusCode() == 200 ? Json.MAPPER.readTree(r.body()) : null);
+            });
+        } catch (FailsafeException e) {
+            if (e.getCause() instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
-                throw new LlmException("interrupted", e);
+                throw new LlmException("interrupted", e.getCause());
             }
+            usage.failed();
+            throw new LlmException("the model endpoint failed after " + (config.maxRetries() + 1) + " attempts: " + e.getCause(), e.getCause());
         }
-        usage.failed();
-        throw new LlmException("the model endpoint failed after " + (config.maxRetries() + 1) + " attempts: " + last, last);
+        HttpResponse<String> r = a.response();
+        if (retryable(a)) {
+            usage.failed();
+            IOException last = new IOException("HTTP " + r.statusCode() + ": " + abbreviate(r.body()));
+            throw new LlmException("the model endpoint failed after " + (config.maxRetries() + 1) + " attempts: " + last, last);
+        }
+        if (r.statusCode() != 200) {
+            usage.failed();
+            throw new LlmException("the model endpoint answered HTTP " + r.statusCode() + ": " + abbreviate(r.body()), null);
+        }
+        JsonNode message = a.json().path("choices").path(0).path("message");
+        if (!message.isObject()) {
+            usage.failed();
+            throw new LlmException("the model endpoint answered without choices[0].message: " + abbreviate(r.body()), null);
+        }
+        usage.record(a.json().path("usage").path("prompt_tokens").asLong(), a.json().path("usage").path("completion_tokens").asLong());
+        return new ChatMessage(message);
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** One answer of the endpoint, parsed when it is a 200. */
+    private record Answer(HttpResponse<String> response, JsonNode json) {}
+
+    /** Overload and server errors pass; any other answer is the model's last word. */
+    private static boolean retryable(Answer a) {
+        return a.response().statusCode() == 429 || a.response().statusCode() >= 500;
     }
 
     private static String abbreviate(String s) {

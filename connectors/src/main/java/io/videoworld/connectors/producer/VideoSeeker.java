@@ -1,5 +1,8 @@
 package io.videoworld.connectors.producer;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,7 +18,7 @@ import org.bytedeco.javacv.OpenCVFrameConverter;
 /**
  * Decodes frames of a video file (a local path or an http(s) URL, see {@link SourceLocator}) at given times, seeking with FFmpeg (frame-accurate). Opening a
  * file costs more than a seek, so open grabbers are kept (a few per file, a bounded number of
- * files) and reused; decoded frames are kept in a small LRU cache, because agents ask for the
+ * files) and reused; decoded frames are kept in a small Caffeine cache, because agents ask for the
  * same moments again. Its owner closes it, which releases every grabber it keeps open.
  */
 public final class VideoSeeker implements AutoCloseable {
@@ -26,12 +29,7 @@ public final class VideoSeeker implements AutoCloseable {
     private static final java.util.concurrent.atomic.LongAdder DECODED = new java.util.concurrent.atomic.LongAdder();
 
     private final Map<String, Deque<FFmpegFrameGrabber>> idle = new LinkedHashMap<>(16, 0.75f, true);
-    private final Map<String, Decoded> cache = new LinkedHashMap<>(CACHED_FRAMES, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
-            return size() > CACHED_FRAMES;
-        }
-    };
+    private final Cache<String, Decoded> cache = Caffeine.newBuilder().maximumSize(CACHED_FRAMES).recordStats().build();
     /** Guarded by {@link #idle}: once closed, grabbers given back are released instead of kept. */
     private boolean closed;
 
@@ -43,6 +41,11 @@ public final class VideoSeeker implements AutoCloseable {
         return DECODED.sum();
     }
 
+    /** Hits and misses of the decoded-frame cache, for metrics. */
+    public CacheStats cacheStats() {
+        return cache.stats();
+    }
+
     /** Frames at the given times (seconds, any order), each encoded at {@code width} (0 keeps the size). */
     public List<Decoded> grab(String file, List<Double> timesSec, int width) throws IOException {
         List<Decoded> out = new ArrayList<>();
@@ -52,10 +55,7 @@ public final class VideoSeeker implements AutoCloseable {
             for (double t : timesSec) {
                 long us = Math.max(0, Math.round(t * 1_000_000));
                 String key = file + "@" + us + "/" + width;
-                Decoded cached;
-                synchronized (cache) {
-                    cached = cache.get(key);
-                }
+                Decoded cached = cache.getIfPresent(key);
                 if (cached != null) {
                     out.add(cached);
                     continue;
@@ -71,9 +71,7 @@ public final class VideoSeeker implements AutoCloseable {
                 }
                 long pts = Math.max(0, f.timestamp) / 1000;
                 Decoded d = new Decoded(pts, encoder.encode(conv.convert(f), pts, null));
-                synchronized (cache) {
-                    cache.put(key, d);
-                }
+                cache.put(key, d);
                 out.add(d);
             }
         } catch (FFmpegFrameGrabber.Exception e) {
@@ -130,9 +128,7 @@ public final class VideoSeeker implements AutoCloseable {
             idle.values().forEach(open::addAll);
             idle.clear();
         }
-        synchronized (cache) {
-            cache.clear();
-        }
+        cache.invalidateAll();
         open.forEach(VideoSeeker::discard);
     }
 

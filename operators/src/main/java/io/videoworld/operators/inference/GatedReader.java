@@ -7,6 +7,10 @@ import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.GreyFrame;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +23,12 @@ import org.slf4j.LoggerFactory;
  */
 final class GatedReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatedReader.class);
+    /** Inference that fails (a model runtime hiccup) is tried twice more, after 200 ms and then 400 ms. */
+    private static final RetryPolicy<Inferred> INFERENCE_RETRIES = RetryPolicy.<Inferred>builder().handle(RuntimeException.class)
+            .withMaxRetries(2).withBackoff(Duration.ofMillis(200), Duration.ofMillis(400)).build();
+
+    /** One successful inference: the gate's read, the objects, whether detection was skipped, the perception. */
+    private record Inferred(ScreenGate.Read read, List<Detection> objects, boolean skipped, Perception perception) {}
 
     final Perceiver perceiver;
     private final ScreenGate gate;
@@ -61,30 +71,30 @@ final class GatedReader implements AutoCloseable {
                 : new ScreenGate.Last(prevGrey != null ? prevGrey : GreyFrame.of(DecodedImage.decode(prev.jpeg())), prev.lines(), prev.sinceFull(),
                         prev.unreadFrom());
         GreyFrame grey = GreyFrame.of(image);
-        ScreenGate.Read read = null;
-        List<Detection> objects = null;
-        boolean skipped = false;
-        Perception perception = null;
-        RuntimeException failure = null;
-        for (int attempt = 0; attempt <= 2 && perception == null; attempt++) {
-            if (attempt > 0) {
-                Thread.sleep(200L << (attempt - 1));
-            }
-            try {
-                read = gate.read(last, image, grey, perceiver.ocr, sliced);
+        Inferred got;
+        try {
+            got = Failsafe.with(INFERENCE_RETRIES).get(() -> {
+                ScreenGate.Read read = gate.read(last, image, grey, perceiver.ocr, sliced);
                 List<Detection> lastObjects = last == null ? null : prev.objects();
-                skipped = perceiver.detector != null && lastObjects != null && !ScreenGate.detectAgain(read.plan());
-                objects = perceiver.detector == null ? null : skipped ? lastObjects : perceiver.detector.detect(List.of(image)).get(0);
-                perception = perceiver.perception(k, image, descriptor, read.lines(), objects);
-            } catch (RuntimeException e) {
-                failure = e;
+                boolean skipped = perceiver.detector != null && lastObjects != null && !ScreenGate.detectAgain(read.plan());
+                List<Detection> objects = perceiver.detector == null ? null
+                        : skipped ? lastObjects : perceiver.detector.detect(List.of(image)).get(0);
+                return new Inferred(read, objects, skipped, perceiver.perception(k, image, descriptor, read.lines(), objects));
+            });
+        } catch (FailsafeException e) {
+            if (e.getCause() instanceof InterruptedException ie) {
+                throw ie;
             }
-        }
-        if (perception == null) {
+            throw e;
+        } catch (RuntimeException failure) {
             LOG.warn("perception of {} frame {} failed: {}", k.streamId(), k.frameIndex(), failure.toString());
             return new Outcome(new PerceptionResult(perceiver.failed(k, "inference failed after retries: " + failure), null),
                     null, null, null, 0, false, 0);
         }
+        ScreenGate.Read read = got.read();
+        List<Detection> objects = got.objects();
+        boolean skipped = got.skipped();
+        Perception perception = got.perception();
         ScreenGate.Last next = ScreenGate.remember(last, grey, read.plan(), read.lines());
         ScreenMemory kept = new ScreenMemory(k.epochMs(), k.frameIndex(), k.eventTimeMs(), k.jpeg(), next.lines(), next.sinceFull(),
                 objects == null ? null : Perceiver.withoutAppearance(objects), next.unreadFrom());

@@ -1,31 +1,28 @@
 package io.videoworld.operators.inference;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.videoworld.perception.GreyFrame;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The luma of a few streams' last perceived keyframes, so that change-gated perception need not
  * decode them again for the next comparison: a cache of what {@link ScreenMemory} (the state)
- * holds, never the truth; the least recently used stream is dropped past {@code size}. Task thread only.
+ * holds, never the truth; a Caffeine cache of at most {@code size} streams. Its upkeep runs on the
+ * caller's thread: the task thread, the only one that uses it.
  */
 final class LumaCache {
     private record Entry(long epochMs, long frameIndex, GreyFrame grey) {}
 
-    private final Map<String, Entry> entries;
+    private final Cache<String, Entry> entries;
 
     LumaCache(int size) {
-        entries = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
-                return size() > size;
-            }
-        };
+        entries = Caffeine.newBuilder().maximumSize(size).executor(Runnable::run).recordStats().build();
     }
 
     /** The luma of {@code stream}'s keyframe {@code prev} when it is still here, else null. */
     GreyFrame get(String stream, ScreenMemory prev) {
-        Entry e = entries.get(stream);
+        Entry e = entries.getIfPresent(stream);
         return e != null && e.epochMs() == prev.epochMs() && e.frameIndex() == prev.frameIndex() ? e.grey() : null;
     }
 
@@ -34,6 +31,11 @@ final class LumaCache {
     }
 
     void remove(String stream) {
-        entries.remove(stream);
+        entries.invalidate(stream);
+    }
+
+    /** Hits and misses so far. */
+    CacheStats stats() {
+        return entries.stats();
     }
 }

@@ -1,5 +1,9 @@
 package io.videoworld.operators.inference;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -35,8 +39,7 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
     private final Function<List<I>, List<O>> work;
     private final List<Thread> workers = new ArrayList<>();
     private final BatchListener listener;
-    private final int retries;
-    private final long backoffMs;
+    private final RetryPolicy<Object> retryPolicy;
     private volatile boolean running = true;
 
     /** Told the size and duration of every batch, for metrics. */
@@ -66,8 +69,7 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
         if (threads < 1) {
             throw new IllegalArgumentException("workers must be at least 1, was " + threads);
         }
-        this.retries = retries;
-        this.backoffMs = backoffMs;
+        this.retryPolicy = retryPolicy(retries, backoffMs);
         this.maxBatch = maxBatch;
         this.limit = limit;
         this.maxWaitMs = maxWaitMs;
@@ -136,19 +138,33 @@ public final class MicroBatcher<I, O> implements AutoCloseable {
     }
 
     private void runAlone(Pending<I, O> p, RuntimeException alreadyFailed) throws InterruptedException {
-        RuntimeException last = alreadyFailed;
-        for (int attempt = alreadyFailed == null ? 0 : 1; attempt <= retries; attempt++) {
-            if (attempt > 0) {
-                Thread.sleep(backoffMs << (attempt - 1));
+        try {
+            p.result().complete(Failsafe.with(retryPolicy).get(ctx -> {
+                // The batch's failure counts as this input's first attempt when the batch was this input alone.
+                if (ctx.getAttemptCount() == 0 && alreadyFailed != null) {
+                    throw alreadyFailed;
+                }
+                return work.apply(List.of(p.input())).get(0);
+            }));
+        } catch (FailsafeException e) {
+            if (e.getCause() instanceof InterruptedException ie) {
+                throw ie;
             }
-            try {
-                p.result().complete(work.apply(List.of(p.input())).get(0));
-                return;
-            } catch (RuntimeException e) {
-                last = e;
-            }
+            p.result().completeExceptionally(e.getCause() == null ? e : e.getCause());
+        } catch (RuntimeException e) {
+            p.result().completeExceptionally(e);
         }
-        p.result().completeExceptionally(last);
+    }
+
+    /** {@code retries} more attempts, waiting the backoff and doubling it each time. */
+    private static RetryPolicy<Object> retryPolicy(int retries, long backoffMs) {
+        var b = RetryPolicy.builder().handle(RuntimeException.class).withMaxRetries(Math.max(0, retries));
+        if (backoffMs > 0 && retries > 1) {
+            b.withBackoff(Duration.ofMillis(backoffMs), Duration.ofMillis(backoffMs << Math.min(40, retries - 1)));
+        } else if (backoffMs > 0) {
+            b.withDelay(Duration.ofMillis(backoffMs));
+        }
+        return b.build();
     }
 
     /** Finishes what is queued, then stops the worker. */

@@ -1,8 +1,8 @@
 package io.videoworld.operators.memory;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.videoworld.core.Perception;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@link ScreenContinuity#continues} remembered per pair of keyframes (Flink-free, not state: a pure
@@ -18,12 +18,8 @@ final class ContinuityMemo {
     private record Key(String stream, long epochMs, long before, long next, String statusBefore, String statusNext, int linesBefore,
             int linesNext) {}
 
-    private final Map<Key, Boolean> memo = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Boolean> eldest) {
-            return size() > PAIRS;
-        }
-    };
+    /** Upkeep on the caller's thread: the task thread is the only one that uses it. */
+    private final Cache<Key, Boolean> memo = Caffeine.newBuilder().maximumSize(PAIRS).executor(Runnable::run).build();
     private long computed;
 
     /** The same answer as {@link ScreenContinuity#continues}, computed once per pair. */
@@ -34,7 +30,7 @@ final class ContinuityMemo {
         }
         Key key = new Key(before.streamId(), before.epochMs(), before.frameIndex(), next.frameIndex(), before.status(), next.status(),
                 before.lines().size(), next.lines().size());
-        Boolean known = memo.get(key);
+        Boolean known = memo.getIfPresent(key);
         if (known == null) {
             computed++;
             known = ScreenContinuity.continues(before, next);

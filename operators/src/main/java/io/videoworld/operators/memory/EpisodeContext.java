@@ -13,6 +13,10 @@ import io.videoworld.connectors.llm.LlmConfig;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.Json;
 import io.videoworld.core.Names;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.Fallback;
+import dev.failsafe.RetryPolicy;
 import java.time.Duration;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -114,35 +118,48 @@ public final class EpisodeContext extends GuardedAsyncFunction<EpisodeBatch, Dec
     @Override
     protected void invoke(EpisodeBatch b, ResultFuture<DecidedBatch> result) {
         pool.submit(() -> {
-            long deadline = System.currentTimeMillis() + retryForMs;
-            long backoff = 200;
-            while (true) {
-                try {
-                    result.complete(Collections.singletonList(DecidedBatch.of(decide(b))));
-                    return;
-                } catch (IOException | ElasticsearchException e) {
-                    // Elasticsearch down or failing: wait for it (the job slows down) rather than fail the job.
-                    if (System.currentTimeMillis() + backoff > deadline) {
-                        LOG.warn("memory context for {} batch {} gave up on Elasticsearch after {} ms, rules decide: {}", b.streamId(),
-                                b.batchSeq(), retryForMs, e.toString());
-                        fallbacks.inc();
-                        result.complete(Collections.singletonList(DecidedBatch.of(b.with(EpisodeBatch.AMBIGUOUS.equals(b.relation())
-                                ? EpisodePolicy.lean(b) : b.relation(), b.relatedBatch(), "fallback", List.of()))));
-                        return;
-                    }
-                    try {
-                        Thread.sleep(backoff);
-                    } catch (InterruptedException stop) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                    backoff = Math.min(5_000, backoff * 2);
-                } catch (Exception e) {
-                    result.completeExceptionally(e);
+            // Elasticsearch down or failing: wait for it (the job slows down) rather than fail the job; past the time, the rules decide.
+            Fallback<EpisodeBatch> rulesDecide = Fallback.<EpisodeBatch>builder(e -> {
+                LOG.warn("memory context for {} batch {} gave up on Elasticsearch after {} ms, rules decide: {}", b.streamId(), b.batchSeq(),
+                        retryForMs, String.valueOf(e.getLastException()));
+                fallbacks.inc();
+                return b.with(EpisodeBatch.AMBIGUOUS.equals(b.relation()) ? EpisodePolicy.lean(b) : b.relation(), b.relatedBatch(), "fallback",
+                        List.of());
+            }).handle(IOException.class, ElasticsearchException.class).build();
+            try {
+                EpisodeBatch decided = Failsafe.with(rulesDecide).compose(waitForElasticsearch(retryForMs)).get(() -> decide(b));
+                result.complete(Collections.singletonList(DecidedBatch.of(decided)));
+            } catch (FailsafeException e) {
+                if (e.getCause() instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
                     return;
                 }
+                result.completeExceptionally(e.getCause() == null ? e : e.getCause());
+            } catch (Exception e) {
+                result.completeExceptionally(e);
             }
         });
+    }
+
+    /**
+     * Tries again after 200 ms, doubling up to 5 s, as long as the next wait still ends within
+     * {@code retryForMs} of the first try (counted on the waits alone, and bounded by the clock too).
+     */
+    static RetryPolicy<EpisodeBatch> waitForElasticsearch(long retryForMs) {
+        int retries = 0;
+        long waited = 0;
+        for (long d = 200; waited + d <= retryForMs; d = Math.min(5_000, d * 2)) {
+            waited += d;
+            retries++;
+        }
+        var p = RetryPolicy.<EpisodeBatch>builder().handle(IOException.class, ElasticsearchException.class).withMaxRetries(retries);
+        if (retries > 0) {
+            p.withBackoff(Duration.ofMillis(200), Duration.ofMillis(5_000));
+        }
+        if (retryForMs > 200) {
+            p.withMaxDuration(Duration.ofMillis(retryForMs));
+        }
+        return p.build();
     }
 
     @Override

@@ -14,10 +14,11 @@ import java.util.regex.Pattern;
  * It fires only for streams its owner may read.
  *
  * @param record always {@code alert}; the index also holds the engine's read position
+ * @param webhookSecret the key its deliveries are signed with ({@link WebhookSignature}); answered only when the alert is created
  */
 public record Alert(String record, String alertId, String name, String owner, boolean ownerAdmin, List<String> ownerStreams,
         String streamPattern, String query, List<String> labels, List<String> kinds, String webhookUrl, int maxAttempts, long backoffMs,
-        long createdAtMs) {
+        long createdAtMs, String webhookSecret) {
 
     public static final String RECORD = "alert";
 
@@ -25,6 +26,12 @@ public record Alert(String record, String alertId, String name, String owner, bo
         labels = labels == null ? List.of() : List.copyOf(labels);
         kinds = kinds == null ? List.of() : List.copyOf(kinds);
         ownerStreams = ownerStreams == null ? List.of() : List.copyOf(ownerStreams);
+    }
+
+    /** The alert as listed: the secret was shown once, when it was created. */
+    public Alert withoutSecret() {
+        return new Alert(record, alertId, name, owner, ownerAdmin, ownerStreams, streamPattern, query, labels, kinds, webhookUrl, maxAttempts,
+                backoffMs, createdAtMs, null);
     }
 
     /** Whether this alert fires for an event. */

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * alert exists, records a {@link Delivery} for each alert an event matches (once per alert and
  * document), and posts it to the webhook until a 2xx comes back or the alert's attempts run out,
  * waiting {@code backoff × 2^(attempt-1)} between attempts. Every attempt is written to the
- * delivery log before the next is scheduled, and a pending delivery whose lease ran out (its
+ * delivery log before the next is scheduled. Each POST is signed with the alert's secret
+ * ({@link WebhookSignature}) and goes only where {@link WebhookEgress} allows; redirects are not
+ * followed, so a webhook cannot send it elsewhere. A pending delivery whose lease ran out (its
  * server stopped) is resumed by the next engine to start: at least once, not exactly once.
  */
 final class AlertEngine implements AutoCloseable {
@@ -38,17 +40,19 @@ final class AlertEngine implements AutoCloseable {
     private final AlertStore store;
     private final long pollMs;
     private final long settleMs;
+    private final WebhookEgress egress;
     private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(4, r -> {
         Thread t = new Thread(r, "alerts");
         t.setDaemon(true);
         return t;
     });
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER).build();
     private IndexTail tail;
     private boolean firstPoll = true;
 
-    AlertEngine(ElasticsearchClient es, AlertStore store, long pollMs, long settleMs) {
+    AlertEngine(ElasticsearchClient es, AlertStore store, long pollMs, long settleMs, WebhookEgress egress) {
         this.es = es;
+        this.egress = egress;
         this.store = store;
         this.pollMs = pollMs;
         this.settleMs = settleMs;
@@ -145,23 +149,36 @@ final class AlertEngine implements AutoCloseable {
         long start = System.currentTimeMillis();
         int status = 0;
         String error = null;
+        boolean refused = false;
         try {
+            // Again at each attempt: the host may resolve elsewhere now, or the rule may have changed since the alert was made.
+            egress.check(a.webhookUrl());
             byte[] body = Json.MAPPER.writeValueAsBytes(Map.of("alert_id", a.alertId(), "delivery_id", d.deliveryId(), "attempt", n,
                     "alert_name", a.name() == null ? "" : a.name(), "event", d.event()));
-            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(a.webhookUrl())).timeout(WEBHOOK_TIMEOUT)
-                    .header("Content-Type", "application/json").header("X-VideoWorld-Delivery", d.deliveryId())
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.discarding());
+            HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(a.webhookUrl())).timeout(WEBHOOK_TIMEOUT)
+                    .header("Content-Type", "application/json").header("X-VideoWorld-Delivery", d.deliveryId());
+            if (a.webhookSecret() != null) {
+                long ts = start / 1000;
+                post.header(WebhookSignature.TIMESTAMP_HEADER, Long.toString(ts))
+                        .header(WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(a.webhookSecret(), ts, body));
+            }
+            HttpResponse<Void> r = http.send(post.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                    HttpResponse.BodyHandlers.discarding());
             status = r.statusCode();
             if (status / 100 != 2) {
                 error = "HTTP " + status;
             }
+        } catch (WebhookEgress.Refused e) {
+            // Waiting does not change the server's rule: the delivery ends here.
+            refused = true;
+            error = "refused: " + e.getMessage();
         } catch (Exception e) {
             error = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
         }
         long now = System.currentTimeMillis();
         Delivery.Attempt at = new Delivery.Attempt(n, start, status, now - start, error);
         long wait = a.backoffMs() << Math.min(20, n - 1);
-        String next = error == null ? Delivery.DELIVERED : n >= a.maxAttempts() ? Delivery.FAILED : Delivery.PENDING;
+        String next = error == null ? Delivery.DELIVERED : refused || n >= a.maxAttempts() ? Delivery.FAILED : Delivery.PENDING;
         Delivery updated = d.with(at, next, now + wait + WEBHOOK_TIMEOUT.toMillis() + LEASE_SLACK_MS);
         try {
             store.update(updated);

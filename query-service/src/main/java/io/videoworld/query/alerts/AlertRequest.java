@@ -12,7 +12,8 @@ import java.util.UUID;
 /**
  * The body of {@code POST /v1/alerts}, checked field by field: every refusal is a 400 naming the
  * field. {@code stream_pattern} and {@code webhook_url} are required, and {@code query} or
- * {@code labels}; {@code kinds} (default both), {@code name} and {@code retry} are optional.
+ * {@code labels}; {@code kinds} (default both), {@code name} and {@code retry} are optional. The
+ * webhook must pass the server's {@link WebhookEgress} rule. Each alert gets a new signing secret.
  */
 final class AlertRequest {
     static final Set<String> FIELDS = Set.of("stream_pattern", "query", "labels", "kinds", "webhook_url", "name", "retry");
@@ -22,7 +23,7 @@ final class AlertRequest {
 
     private AlertRequest() {}
 
-    static Alert parse(JsonNode body, Caller caller, long nowMs) {
+    static Alert parse(JsonNode body, Caller caller, long nowMs, WebhookEgress egress) {
         if (body == null || !body.isObject()) {
             throw ApiException.badField(null, "the body must be a JSON object with stream_pattern, webhook_url and query or labels");
         }
@@ -53,12 +54,17 @@ final class AlertRequest {
         String url = text(body, "webhook_url", 2000, true);
         try {
             URI u = new URI(url);
-            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null || u.getHost().isEmpty()) {
-                throw new IllegalArgumentException("an absolute http:// or https:// URL with a host");
+            if (u.getScheme() == null || u.getHost() == null || u.getHost().isEmpty()) {
+                throw new IllegalArgumentException("an absolute URL with a host");
             }
         } catch (Exception e) {
             throw ApiException.badField("webhook_url", "webhook_url must be an absolute http:// or https:// URL with a host, not '"
                     + ApiException.quote(url) + "'");
+        }
+        try {
+            egress.check(url);
+        } catch (WebhookEgress.Refused e) {
+            throw ApiException.badField("webhook_url", "webhook_url is refused: " + e.getMessage());
         }
         JsonNode retry = body.path("retry");
         if (!retry.isMissingNode() && !retry.isObject()) {
@@ -68,7 +74,7 @@ final class AlertRequest {
         long backoff = number(retry, "retry.backoff_ms", "backoff_ms", 100, 600_000, DEFAULT_BACKOFF_MS);
         return new Alert(Alert.RECORD, "alert_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12),
                 text(body, "name", 200, false), caller.name(), caller.admin(), caller.streams(), pattern, query, labels,
-                kinds.isEmpty() ? KINDS : kinds, url, attempts, backoff, nowMs);
+                kinds.isEmpty() ? KINDS : kinds, url, attempts, backoff, nowMs, WebhookSignature.newSecret());
     }
 
     private static String text(JsonNode body, String field, int max, boolean required) {

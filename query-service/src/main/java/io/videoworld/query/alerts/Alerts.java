@@ -24,10 +24,13 @@ public final class Alerts implements AutoCloseable {
 
     private final AlertStore store;
     private final AlertEngine engine;
+    private final WebhookEgress egress;
 
-    public Alerts(ElasticsearchClient es, long pollMs, long settleMs) {
+    /** @param egress where webhooks may point; checked at creation and before every delivery */
+    public Alerts(ElasticsearchClient es, long pollMs, long settleMs, WebhookEgress egress) {
         this.store = new AlertStore(es);
-        this.engine = new AlertEngine(es, store, pollMs, settleMs);
+        this.egress = egress;
+        this.engine = new AlertEngine(es, store, pollMs, settleMs, egress);
     }
 
     /** Starts firing; without it alerts are stored but never fire (for servers that only answer). */
@@ -36,9 +39,9 @@ public final class Alerts implements AutoCloseable {
         return this;
     }
 
-    /** Stores a new alert; it fires for whatever is indexed once this returns. */
+    /** Stores a new alert; it fires for whatever is indexed once this returns. The answer is the only one that holds its secret. */
     public Alert create(Caller caller, JsonNode body) throws Exception {
-        Alert a = AlertRequest.parse(body, caller, System.currentTimeMillis());
+        Alert a = AlertRequest.parse(body, caller, System.currentTimeMillis(), egress);
         // Under the engine's lock: a poll in between would see no alert yet and stop following.
         synchronized (engine) {
             engine.arm();
@@ -48,7 +51,7 @@ public final class Alerts implements AutoCloseable {
     }
 
     public Listing list(Caller caller) throws IOException {
-        return new Listing(store.alerts(caller.admin() ? null : caller.name()));
+        return new Listing(store.alerts(caller.admin() ? null : caller.name()).stream().map(Alert::withoutSecret).toList());
     }
 
     public Deleted delete(Caller caller, String alertId) throws IOException {

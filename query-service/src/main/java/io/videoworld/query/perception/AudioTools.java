@@ -1,5 +1,8 @@
 package io.videoworld.query.perception;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.videoworld.connectors.audio.AudioTrack;
 import io.videoworld.connectors.audio.Cue;
 import io.videoworld.connectors.audio.Subtitles;
@@ -17,7 +20,6 @@ import io.videoworld.query.video.Videos;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -37,18 +39,8 @@ public final class AudioTools {
     private final VideoRepository videos;
     private final Transcriber transcriber;
     private final SourceLocator sources;
-    private final Map<String, Transcription> transcripts = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Transcription> e) {
-            return size() > 64;
-        }
-    });
-    private final Map<String, List<AudioTrack.Event>> events = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, List<AudioTrack.Event>> e) {
-            return size() > 64;
-        }
-    });
+    private final Cache<String, Transcription> transcripts = Caffeine.newBuilder().maximumSize(64).recordStats().build();
+    private final Cache<String, List<AudioTrack.Event>> events = Caffeine.newBuilder().maximumSize(64).recordStats().build();
 
     /**
      * @param transcriber the transcription endpoint, or null
@@ -83,8 +75,13 @@ public final class AudioTools {
         return transcript(v).cues();
     }
 
+    /** The transcript and audio-event caches' hits and misses, for the service's metrics. */
+    public Map<String, CacheStats> cacheStats() {
+        return Map.of("transcripts", transcripts.stats(), "audio_events", events.stats());
+    }
+
     private Transcription transcript(VideoDoc v) throws IOException {
-        Transcription known = transcripts.get(key(v));
+        Transcription known = transcripts.getIfPresent(key(v));
         if (known != null) {
             return known;
         }
@@ -141,7 +138,7 @@ public final class AudioTools {
         if (why != null) {
             return new AudioEvents(List.of(), "none", why);
         }
-        List<AudioTrack.Event> all = events.get(key(v));
+        List<AudioTrack.Event> all = events.getIfPresent(key(v));
         if (all == null) {
             all = AudioTrack.events(AudioTrack.read(sources.locate(v.sourceUri()).orElseThrow()));
             events.put(key(v), all);

@@ -5,6 +5,9 @@ import io.videoworld.connectors.es.MomentSearch;
 import io.videoworld.connectors.es.PerceptionRepository;
 import io.videoworld.connectors.es.ScreenFilter;
 import io.videoworld.connectors.es.SegmentRepository;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.videoworld.connectors.es.TtlCache;
 import io.videoworld.connectors.es.VideoRepository;
 import io.videoworld.core.Ids;
@@ -36,12 +39,7 @@ public final class EvidenceSearch {
     private final TextEmbedder embedder;
     private final MomentSearch moments;
     /** Agents and pages ask the same questions again; an embedding costs a millisecond of CPU. */
-    private final Map<String, float[]> embeddings = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
-            return size() > 1000;
-        }
-    });
+    private final Cache<String, float[]> embeddings = Caffeine.newBuilder().maximumSize(1000).recordStats().build();
     private final TtlCache<String, List<PerceptionRepository.Match>> matches = new TtlCache<>(500);
 
     /** @param embedder the question's embedding for the vector half of the search; null for BM25 only */
@@ -172,8 +170,13 @@ public final class EvidenceSearch {
         return (t / 10) + "." + (t % 10);
     }
 
+    /** The question-embedding and match caches' hits and misses, for the service's metrics. */
+    public Map<String, CacheStats> cacheStats() {
+        return Map.of("question_embeddings", embeddings.stats(), "evidence_matches", matches.stats());
+    }
+
     private float[] embedding(String question) {
-        float[] v = embeddings.get(question);
+        float[] v = embeddings.getIfPresent(question);
         if (v == null) {
             v = embedder.embed(question);
             embeddings.put(question, v);

@@ -1,5 +1,7 @@
 package io.videoworld.query.video;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.videoworld.connectors.es.FrameRepository;
 import io.videoworld.connectors.es.SegmentRepository;
 import io.videoworld.core.FrameDoc;
@@ -11,8 +13,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A push's stored keyframes in time order, without a round trip per call: a closed shot lists
@@ -30,7 +30,7 @@ public final class StoredKeyframes {
     private static final int MAX_STREAMS = 1_000;
     private final SegmentRepository segments;
     private final FrameRepository frames;
-    private final Map<String, Built> built = new ConcurrentHashMap<>();
+    private final Cache<String, Built> built = Caffeine.newBuilder().maximumSize(MAX_STREAMS).build();
 
     public StoredKeyframes(SegmentRepository segments, FrameRepository frames) {
         this.segments = segments;
@@ -41,7 +41,7 @@ public final class StoredKeyframes {
     public List<Key> list(VideoDoc v) throws IOException {
         List<Segment> shots = segments.list(v.streamId(), v.epochMs(), Segment.SHOT);
         String key = v.streamId() + "\u0000" + v.epochMs();
-        Built b = built.get(key);
+        Built b = built.getIfPresent(key);
         if (b == null || b.shots() != shots) {
             List<Key> keys = new ArrayList<>();
             long tail = 0;
@@ -53,9 +53,6 @@ public final class StoredKeyframes {
             }
             keys.sort(Comparator.comparingLong(Key::ptsMs));
             b = new Built(shots, List.copyOf(keys), tail);
-            if (built.size() >= MAX_STREAMS) {
-                built.clear();
-            }
             built.put(key, b);
         }
         List<FrameDoc> open = frames.keyframes(v.streamId(), v.epochMs(), b.tailFromMs(), Long.MAX_VALUE, 10_000);

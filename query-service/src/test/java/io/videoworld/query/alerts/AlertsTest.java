@@ -1,6 +1,8 @@
 package io.videoworld.query.alerts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
@@ -17,6 +19,9 @@ import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.SnapshotStreams;
 import io.videoworld.testkit.TestInfra;
+import io.videoworld.query.api.ApiException;
+import io.videoworld.query.auth.Caller;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -51,6 +56,10 @@ class AlertsTest {
     private static final List<JsonNode> received = new CopyOnWriteArrayList<>();
     private static final List<String> deliveryHeaders = new CopyOnWriteArrayList<>();
     private static final List<Long> receivedAt = new CopyOnWriteArrayList<>();
+    /** Each delivery to /flaky as it came: body bytes, timestamp and signature headers. */
+    private static final List<Signed> signed = new CopyOnWriteArrayList<>();
+
+    private record Signed(byte[] body, String timestamp, String signature) {}
 
     @BeforeAll
     static void start() throws Exception {
@@ -60,7 +69,10 @@ class AlertsTest {
         EsIndices.ensure(es, EsIndices.ALL);
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         receiver.createContext("/flaky", x -> {
-            received.add(Json.MAPPER.readTree(x.getRequestBody()));
+            byte[] bytes = x.getRequestBody().readAllBytes();
+            signed.add(new Signed(bytes, x.getRequestHeaders().getFirst(WebhookSignature.TIMESTAMP_HEADER),
+                    x.getRequestHeaders().getFirst(WebhookSignature.SIGNATURE_HEADER)));
+            received.add(Json.MAPPER.readTree(bytes));
             deliveryHeaders.add(x.getRequestHeaders().getFirst("X-VideoWorld-Delivery"));
             receivedAt.add(System.currentTimeMillis());
             x.sendResponseHeaders(received.size() == 1 ? 503 : 204, -1);
@@ -71,7 +83,13 @@ class AlertsTest {
             x.close();
         });
         receiver.start();
-        server = new QueryServer(QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString())).start("127.0.0.1", 0);
+        server = new QueryServer(config()).start("127.0.0.1", 0);
+    }
+
+    /** The receiver is on this machine: loopback has to be allowed, as an operator would for a local receiver. */
+    private static QueryConfig config() {
+        return QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString())
+                .withWebhooks(WebhookEgress.of(List.of(), List.of("127.0.0.0/8")));
     }
 
     @AfterAll
@@ -99,6 +117,8 @@ class AlertsTest {
                 + " \"webhook_url\": \"" + hook + "/flaky\", \"retry\": {\"max_attempts\": 4, \"backoff_ms\": 300}}");
         String parcelId = parcel.path("alert_id").asText();
         assertThat(parcelId).startsWith("alert_");
+        String secret = parcel.path("webhook_secret").asText();
+        assertThat(secret).as("the secret is answered once, at creation").matches("whsec_[0-9a-f]{64}");
         String dogId = call("POST", "/v1/alerts", "{\"stream_pattern\": \"" + prefix + "-yard\", \"labels\": [\"dog\"], \"kinds\": [\"track\"],"
                 + " \"webhook_url\": \"" + hook + "/down\", \"retry\": {\"max_attempts\": 2, \"backoff_ms\": 100}}").path("alert_id").asText();
 
@@ -122,6 +142,22 @@ class AlertsTest {
         assertThat(attempts.get(1).path("status").asInt()).isEqualTo(204);
         assertThat(attempts.get(1).has("error")).isFalse();
 
+        // The receiver verifies every delivery with the secret; a changed body or an old timestamp does not verify.
+        long now = System.currentTimeMillis() / 1000;
+        assertThat(signed).hasSize(2).allSatisfy(s -> {
+            assertThat(s.signature()).matches("v1=[0-9a-f]{64}");
+            assertThat(Long.parseLong(s.timestamp())).isCloseTo(now, org.assertj.core.data.Offset.offset(60L));
+            assertThat(WebhookSignature.verify(secret, s.timestamp(), s.signature(), s.body(), now, WebhookSignature.DEFAULT_TOLERANCE_S))
+                    .isTrue();
+        });
+        Signed first = signed.get(0);
+        byte[] tampered = new String(first.body(), StandardCharsets.UTF_8).replace("parcel", "pardel").getBytes(StandardCharsets.UTF_8);
+        assertThat(WebhookSignature.verify(secret, first.timestamp(), first.signature(), tampered, now, 300)).isFalse();
+        assertThat(WebhookSignature.verify(secret, first.timestamp(), first.signature(), first.body(), now + 3600, 300)).isFalse();
+        assertThat(WebhookSignature.verify("whsec_other", first.timestamp(), first.signature(), first.body(), now, 300)).isFalse();
+        assertThat(call("GET", "/v1/alerts", null).toString()).as("listings never show the secret").doesNotContain(secret)
+                .doesNotContain("webhook_secret");
+
         JsonNode dog = waitFor(dogId, 1, "failed").path("deliveries").get(0);
         assertThat(dog.path("event").path("category").asText()).isEqualTo("dog");
         assertThat(dog.path("attempts")).extracting(a -> a.path("status").asInt()).containsExactly(500, 500);
@@ -133,7 +169,7 @@ class AlertsTest {
         assertThat(call("GET", "/v1/alerts/" + parcelId + "/deliveries", null).path("deliveries")).hasSize(1);
 
         // Alerts live in Elasticsearch: a new server (a restart) lists them.
-        try (QueryServer second = new QueryServer(QueryConfig.of(TestInfra.get().elasticsearchUrl(), tmp.toString())).start("127.0.0.1", 0)) {
+        try (QueryServer second = new QueryServer(config()).start("127.0.0.1", 0)) {
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + second.port() + "/v1/alerts")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.body()).contains(parcelId).contains(dogId);
@@ -160,6 +196,81 @@ class AlertsTest {
         assertRefused("{\"query\": \"parcel\", \"webhook_url\": \"http://127.0.0.1:9/hook\"}", "stream_pattern");
         assertThat(status("DELETE", "/v1/alerts/nope", null)).isEqualTo(400);
         assertThat(status("GET", "/v1/alerts/alert_000000000000/deliveries", null)).isEqualTo(404);
+    }
+
+    @Test
+    void webhooksToLoopbackPrivateLinkLocalOrNonHttpUrlsAreRefusedByDefault() {
+        WebhookEgress dflt = WebhookEgress.publicOnly();
+        for (String url : List.of("http://127.0.0.1:9/hook", "http://localhost/hook", "http://10.1.2.3/hook", "http://192.168.0.7/x",
+                "http://172.20.0.1/x", "http://169.254.169.254/latest/meta-data/", "http://[::1]/x", "http://[fe80::1]/x",
+                "http://[fd00::5]/x", "http://0.0.0.0/x", "http://100.64.0.1/x", "file:///etc/passwd", "ftp://93.184.216.34/x",
+                "http://user:pw@93.184.216.34/x", "gopher://93.184.216.34/x")) {
+            assertThatThrownBy(() -> AlertRequest.parse(Json.MAPPER.readTree("{\"stream_pattern\": \"cam-*\", \"query\": \"parcel\","
+                    + " \"webhook_url\": \"" + url + "\"}"), Caller.ANYONE, 0, dflt)).as(url).isInstanceOfSatisfying(ApiException.class,
+                            e -> assertThat(e.field()).isEqualTo("webhook_url"));
+        }
+        assertThatCode(() -> dflt.check("https://93.184.216.34/hook")).doesNotThrowAnyException();
+
+        // A name is judged by what it resolves to: a public-looking name pointing inside is refused.
+        WebhookEgress inside = dflt.withResolver(h -> new InetAddress[] {InetAddress.getByName("93.184.216.34"), InetAddress.getByName("10.0.0.8")});
+        assertThatThrownBy(() -> inside.check("https://hooks.example.com/x")).isInstanceOf(WebhookEgress.Refused.class)
+                .hasMessageContaining("10.0.0.8").hasMessageContaining("private");
+
+        // Only what is configured opens: a network for private addresses, names to restrict public ones.
+        WebhookEgress lab = WebhookEgress.of(List.of("*.example.com"), List.of("10.8.0.0/16", "127.0.0.1"))
+                .withResolver(h -> new InetAddress[] {InetAddress.getByName(h.matches("[0-9.]+") ? h : h.startsWith("lab") ? "10.8.3.4" : "93.184.216.34")});
+        assertThatCode(() -> lab.check("http://127.0.0.1:8080/x")).doesNotThrowAnyException();
+        assertThatCode(() -> lab.check("http://lab.internal/x")).doesNotThrowAnyException();
+        assertThatCode(() -> lab.check("https://hooks.example.com/x")).doesNotThrowAnyException();
+        assertThatThrownBy(() -> lab.check("https://elsewhere.org/x")).isInstanceOf(WebhookEgress.Refused.class)
+                .hasMessageContaining("not among the allowed webhook hosts");
+        assertThatThrownBy(() -> lab.check("http://127.0.0.2/x")).isInstanceOf(WebhookEgress.Refused.class).hasMessageContaining("loopback");
+        assertThatThrownBy(() -> lab.check("http://10.9.0.1/x")).isInstanceOf(WebhookEgress.Refused.class);
+        assertThatThrownBy(() -> WebhookEgress.of(List.of(), List.of("intranet"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> WebhookEgress.of(List.of(), List.of("10.0.0.0/33"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aSignatureVerifiesOnlyForItsSecretBodyAndTime() {
+        String secret = WebhookSignature.newSecret();
+        byte[] body = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
+        String sig = WebhookSignature.sign(secret, 1_700_000_000L, body);
+        assertThat(WebhookSignature.verify(secret, "1700000000", sig, body, 1_700_000_100L, 300)).isTrue();
+        assertThat(WebhookSignature.verify(secret, "1700000000", "v0=abc, " + sig, body, 1_700_000_100L, 300)).as("one of several").isTrue();
+        assertThat(WebhookSignature.verify(secret, "1700000001", sig, body, 1_700_000_100L, 300)).as("another timestamp").isFalse();
+        assertThat(WebhookSignature.verify(secret, "1700000000", sig, "{\"a\":2}".getBytes(StandardCharsets.UTF_8), 1_700_000_100L, 300))
+                .isFalse();
+        assertThat(WebhookSignature.verify(secret, "1700000000", sig, body, 1_700_000_301L, 300)).as("replayed too late").isFalse();
+        assertThat(WebhookSignature.verify(secret, "1700000000", "v1=zz", body, 1_700_000_100L, 300)).isFalse();
+        // The same computation a receiver in another language does, from docs/webhooks.md.
+        assertThat(sig).isEqualTo("v1=" + hmacHex(secret, "1700000000." + "{\"a\":1}"));
+    }
+
+    @Test
+    void aDeliveryIsCheckedAgainWhenTheHostNowResolvesInside() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> address = new java.util.concurrent.atomic.AtomicReference<>("93.184.216.34");
+        WebhookEgress moving = WebhookEgress.publicOnly().withResolver(h -> h.equals("hook.invalid")
+                ? new InetAddress[] {InetAddress.getByName(address.get())} : InetAddress.getAllByName(h));
+        try (Alerts alerts = new Alerts(es, 300, 2_000, moving).start()) {
+            String id = alerts.create(Caller.ANYONE, Json.MAPPER.readTree("{\"stream_pattern\": \"" + prefix + "-moving\", \"query\": \"ladder\","
+                    + " \"webhook_url\": \"http://hook.invalid/x\", \"retry\": {\"max_attempts\": 5, \"backoff_ms\": 100}}")).alertId();
+            address.set("127.0.0.1");
+            SnapshotStreams.write(es, EsDocuments.episode(episode(prefix + "-moving", 1, 1, "A ladder leans on the wall")));
+            JsonNode d = waitFor(id, 1, "failed").path("deliveries").get(0);
+            assertThat(d.path("attempts")).as("refused once, not retried").hasSize(1);
+            assertThat(d.path("attempts").get(0).path("error").asText()).startsWith("refused: ");
+            alerts.delete(Caller.ANYONE, id);
+        }
+    }
+
+    private static String hmacHex(String secret, String text) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return java.util.HexFormat.of().formatHex(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void assertRefused(String body, String field) throws Exception {
