@@ -29,8 +29,9 @@ final class LocalInfra implements TestInfra {
     private static KafkaClusterTestKit startKafka() throws Exception {
         // A broker that loses its log directories while the JVM exits (the test kit deletes them in
         // a shutdown hook of its own) halts the process; the test JVM's exit code must stay the tests'.
-        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> LOG.warn("in-JVM broker asked to halt ({}): {}", code, message));
-        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> LOG.warn("in-JVM broker asked to exit ({}): {}", code, message));
+        // Expected while the JVM exits, so not worth a warning on a bench's console.
+        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> LOG.info("in-JVM broker asked to halt ({}): {}", code, message));
+        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> LOG.info("in-JVM broker asked to exit ({}): {}", code, message));
         KafkaClusterTestKit kafka = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
                 .setConfigProp("message.max.bytes", "8388608")
