@@ -27,6 +27,8 @@ import java.util.Map;
  */
 public final class BenchRecord {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** The Elasticsearch client's OpenTelemetry logs an INFO line through java.util.logging; held, as JUL holds loggers weakly. */
+    private static final java.util.logging.Logger OTEL = java.util.logging.Logger.getLogger("io.opentelemetry");
     private static volatile BenchRecord current;
 
     private final String bench;
@@ -51,6 +53,7 @@ public final class BenchRecord {
      * @param args the bench's arguments, for the command line recorded
      */
     public static synchronized BenchRecord start(String bench, String[] args) {
+        OTEL.setLevel(java.util.logging.Level.WARNING);
         BenchRecord r = new BenchRecord(bench, args);
         PrintStream out = System.out;
         System.setOut(new PrintStream(new Tee(out, r.captured), true, StandardCharsets.UTF_8));
