@@ -57,12 +57,7 @@ public final class BenchRecord {
         BenchRecord r = new BenchRecord(bench, args);
         PrintStream out = System.out;
         System.setOut(new PrintStream(new Tee(out, r.captured), true, StandardCharsets.UTF_8));
-        Thread main = Thread.currentThread();
-        Thread.UncaughtExceptionHandler previous = main.getUncaughtExceptionHandler();
-        main.setUncaughtExceptionHandler((t, e) -> {
-            r.failed = true;
-            previous.uncaughtException(t, e);
-        });
+        Thread.currentThread().setUncaughtExceptionHandler((t, e) -> fail(e));
         Runtime.getRuntime().addShutdownHook(new Thread(r::saveQuietly, "bench-record"));
         current = r;
         return r;
@@ -74,6 +69,24 @@ public final class BenchRecord {
         if (r != null) {
             r.failed = true;
         }
+    }
+
+    /**
+     * Ends a failed bench: nothing is saved, one line on standard error says what failed (the stack
+     * trace only with {@code -Dvw.bench.trace=true}), and the JVM exits with 1 even while the local
+     * cluster's threads are still running.
+     */
+    public static void fail(Throwable e) {
+        failed();
+        BenchRecord r = current;
+        String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
+                : e.getMessage().lines().findFirst().orElse("");
+        System.err.println("[bench] " + (r == null ? "" : r.bench + " ") + "failed: " + message
+                + (Boolean.getBoolean("vw.bench.trace") ? "" : " (VW_JAVA_OPTS=-Dvw.bench.trace=true prints the stack trace)"));
+        if (Boolean.getBoolean("vw.bench.trace")) {
+            e.printStackTrace();
+        }
+        System.exit(1);
     }
 
     private void saveQuietly() {

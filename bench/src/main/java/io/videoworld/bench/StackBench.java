@@ -75,10 +75,8 @@ public final class StackBench {
         try {
             bench(args);
         } catch (Exception e) {
-            // The local cluster's threads would keep the JVM alive after a failed run.
-            BenchRecord.failed();
-            e.printStackTrace();
-            System.exit(1);
+            // The local cluster's threads would keep the JVM alive after a failed run: fail() exits.
+            BenchRecord.fail(e);
         }
         System.exit(0);
     }
