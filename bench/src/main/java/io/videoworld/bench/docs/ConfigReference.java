@@ -129,7 +129,10 @@ public final class ConfigReference {
             new String[] {"vw.ort.intra-threads", "threads per ONNX Runtime session (default: ONNX Runtime's own)"},
             new String[] {"vw.ocr.line-memo", "lines each OCR reader remembers by their ink for live streams; 0 turns the memo off"},
             new String[] {"vw.push.scale-in-decoder", "`false`: `push` resizes full-size pictures with OpenCV instead of in FFmpeg's "
-                    + "colour conversion"});
+                    + "colour conversion"},
+            new String[] {"vw.cli.trace", "`true`: `push` and `sample-video` print the stack trace after an error's line"},
+            new String[] {"vw.bench.trace", "`true`: a failed bench prints the stack trace after its line"},
+            new String[] {"vw.bench.results", "where a bench saves its result JSON (default `bench/results`)"});
 
     static List<ConfigOption<?>> options(Class<?> type) {
         List<ConfigOption<?>> out = new ArrayList<>();
