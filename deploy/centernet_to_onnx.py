@@ -21,7 +21,7 @@ ONNX model (opset 13)
   H and W are dynamic too: the model was trained at 512, but any side that is a multiple of
   32 runs (the SAME pads of the five stride-2 convs are the same for every such side, and the
   three upsamplings are scales, not sizes); outputs are then H/4 x W/4, extents in input pixels.
-  VideoWorld's vw.detect.input-size picks the side (smaller is faster, see the README).
+  VideoWorld's vw.detect.input-size picks the side (smaller is faster: docs/perception.md, docs/benchmarks.md).
 
 Decode (the TF.js graph's own tower_0/detections part, not converted; per image)
 -------------------------------------------------------------------------------

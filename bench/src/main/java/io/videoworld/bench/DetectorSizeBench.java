@@ -27,6 +27,7 @@ public final class DetectorSizeBench {
     private DetectorSizeBench() {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("detector", args);
         List<Integer> sides = new ArrayList<>();
         for (String a : args) {
             sides.add(Integer.parseInt(a));

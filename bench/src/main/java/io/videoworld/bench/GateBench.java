@@ -33,6 +33,7 @@ public final class GateBench {
     private GateBench() {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("gate", args);
         int frames = args.length > 0 ? Integer.parseInt(args[0]) : 300;
         int fullEvery = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         double fullFraction = args.length > 2 ? Double.parseDouble(args[2]) : 0.5;

@@ -29,6 +29,7 @@ public final class InferenceBench {
     private InferenceBench() {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("inference", args);
         String spec = args.length > 0 ? args[0] : "centernet";
         Path models = ModelDirectory.locate();
         List<DecodedImage> frames = new ArrayList<>();

@@ -53,6 +53,7 @@ public final class IngestBench {
     private IngestBench() {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("ingest", args);
         double seconds = args.length > 0 && !args[0].contains("=") ? Double.parseDouble(args[0]) : 60;
         TestInfra infra = TestInfra.get();
         Path dir = Files.createTempDirectory("vw-bench");

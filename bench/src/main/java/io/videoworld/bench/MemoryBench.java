@@ -70,6 +70,7 @@ public final class MemoryBench {
     static final AtomicLong BATCHES = new AtomicLong();
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("memory", args);
         int streams = args.length > 0 ? Integer.parseInt(args[0]) : 50;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 90;
         builder();

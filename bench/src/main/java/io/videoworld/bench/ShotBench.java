@@ -68,6 +68,7 @@ public final class ShotBench {
     record Out(List<Detection> detections, long frames, double seconds) {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("shots", args);
         String pyscenedetect = System.getenv("PYSCENEDETECT_SRC");
         boolean list = false;
         String only = null;

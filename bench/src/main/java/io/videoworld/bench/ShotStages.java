@@ -27,6 +27,7 @@ public final class ShotStages {
     private ShotStages() {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("shot-stages", args);
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         System.out.println("| file | frames | decode ms/frame (wall, cpu) | features ms/frame | tracker ms/frame "
                 + "| ingest path: push ms/frame | ingest path: features from thumbnail ms/frame |");

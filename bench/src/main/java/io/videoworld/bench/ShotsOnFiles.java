@@ -14,6 +14,7 @@ public final class ShotsOnFiles {
     private ShotsOnFiles() {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("shots-on", args);
         for (String file : args) {
             StringBuilder shots = new StringBuilder();
             ShotTracker.Output out = ShotTracker.Output.shots(s -> shots.append(String.format("  %7.2f-%7.2f s  %-8s %-8s scene@%d%n",

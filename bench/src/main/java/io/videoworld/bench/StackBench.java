@@ -71,12 +71,12 @@ public final class StackBench {
     }
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("stack", args);
         try {
             bench(args);
         } catch (Exception e) {
-            // The local cluster's threads would keep the JVM alive after a failed run.
-            e.printStackTrace();
-            System.exit(1);
+            // The local cluster's threads would keep the JVM alive after a failed run: fail() exits.
+            BenchRecord.fail(e);
         }
         System.exit(0);
     }

@@ -55,6 +55,7 @@ public final class ToolLatencyBench {
     private ToolLatencyBench() {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("tools", args);
         Map<String, String> o = options(args);
         if (java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() < 2) {
             System.out.println("note: the common pool has one thread, so the client starts a thread per response; "

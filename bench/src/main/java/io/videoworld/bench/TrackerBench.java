@@ -40,6 +40,7 @@ public final class TrackerBench {
     }
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("tracker", args);
         String src = args.length > 0 ? args[0] : System.getenv("BYTETRACK_SRC");
         List<SyntheticTracks.Sequence> seqs = new ArrayList<>();
         for (long seed = 1; seed <= STANDARD; seed++) {

@@ -18,14 +18,14 @@ public final class DetectOptions {
                     + "(--detect-fps); keyframes are detected in any case.");
     public static final ConfigOption<String> MODEL = ConfigOptions.key("vw.detect.model").stringType()
             .defaultValue("centernet").withDescription("centernet (COCO-80 from deploy/models.sh), yolo:/path/model.onnx "
-                    + "(Ultralytics export) or torchscript:/path/model.pt (YOLO layout, DJL PyTorch engine, build with -Ptorch).");
+                    + "(Ultralytics export) or torchscript:/path/model.pt (YOLO layout through DJL's PyTorch engine, which no build of this project "
+                    + "includes: put ai.djl.pytorch:pytorch-engine and its native library on the classpath to use it).");
     public static final ConfigOption<List<String>> LABELS = ConfigOptions.key("vw.detect.labels").stringType().asList()
             .defaultValues().withDescription("Class names of a YOLO model, in order, separated by ';' (COCO-80 when empty).");
     public static final ConfigOption<Integer> INPUT_SIZE = ConfigOptions.key("vw.detect.input-size").intType()
             .defaultValue(0).withDescription("Square input side the detector reads frames at; 0 picks the detector's default "
                     + "(640 for YOLO; 512 for CenterNet, the side it was trained at). CenterNet takes any multiple of 32 from 128 "
-                    + "to 1024: 384 took 0.5x of 512's time and 320 0.35-0.45x, but found only 0.77 and 0.63 of 512's boxes on the "
-                    + "pedestrian footage (bin/videoworld bench detector), so 512 stays the default.");
+                    + "to 1024: smaller sides are faster and find fewer small objects (bin/videoworld bench detector measures both).");
     public static final ConfigOption<Double> MIN_SCORE = ConfigOptions.key("vw.detect.min-score").doubleType()
             .defaultValue(0.1).withDescription("Boxes below this confidence are dropped; weak boxes still help the tracker.");
     public static final ConfigOption<Integer> MAX_BATCH = ConfigOptions.key("vw.detect.max-batch").intType()
@@ -47,8 +47,8 @@ public final class DetectOptions {
     public static final ConfigOption<Boolean> SCREENS = ConfigOptions.key("vw.detect.screens").booleanType()
             .defaultValue(false).withDescription("With vw.detect.own-source: screen streams' frames are sampled for detection and "
                     + "tracking too. false (default): only videos' are; a screen's keyframes are still detected by perception (objects "
-                    + "on its perception documents), but it gets no detection or track documents: on 2 cores, 4 live 1280x800 screens "
-                    + "at 1 fps through the detector took the CPU their OCR needed (bin/videoworld bench stack).");
+                    + "on its perception documents), but it gets no detection or track documents, so that detection does not take the CPU "
+                    + "the screens' OCR needs.");
     public static final ConfigOption<Integer> NICE = ConfigOptions.key("vw.detect.nice").intType()
             .defaultValue(10).withDescription("With vw.detect.own-source: the detection task's threads (the detector, its ONNX Runtime threads "
                     + "and what is chained with them: the Kafka read too without the motion gate) run this much nicer (Linux), so on busy cores frame documents, shots and keyframe perception "
@@ -65,10 +65,9 @@ public final class DetectOptions {
     public static final ConfigOption<Boolean> LIVE_BATCH_LIMIT = ConfigOptions.key("vw.detect.live-max-lag.batch-limit").booleanType()
             .defaultValue(true).withDescription("With live-max-lag over 0: while live samples are in flight, a detector batch takes only as many "
                     + "samples as the detector was last measured to detect in half of live-max-lag (at least one, at most max-batch); the "
-                    + "rest wait and are dropped if they fall behind. A batch's samples are all detected once it starts: on a detector "
-                    + "starved by OCR (over a second a sample at nice 10) a batch of 16 delivered samples 11-16 s after capture (bin/videoworld "
-                    + "bench stack). So the samples of such a batch are also detected one at a time, each checked as its own detection "
-                    + "starts (a detector slowed within a batch still held one 11 s). false: batches of up to max-batch, checked as they start.");
+                    + "rest wait and are dropped if they fall behind. The samples of such a batch are also detected one at a time, each checked "
+                    + "as its own detection starts, so a detector that slows down within a batch still drops what fell behind. "
+                    + "false: batches of up to max-batch, checked as they start.");
     public static final ConfigOption<Boolean> MOTION_GATE = ConfigOptions.key("vw.detect.motion-gate").booleanType()
             .defaultValue(false).withDescription("A sample in which nothing moved since the stream's last detected sample (grey thumbnails "
                     + "compared) keeps that sample's detections instead of running the detector; false detects every sample. The last "

@@ -38,7 +38,7 @@ public final class PerceptionOptions {
                     + "across streams. The last keyframe is keyed state (checkpointed); with the gate on, keyframes are read on "
                     + "vw.perception.workers threads, and checkpoints turn unaligned after 2 s of alignment rather than wait behind a full queue. "
                     + "Live streams' keyframes are shed when perception falls behind (vw.perception.live-max-queue, live-cpu-share). "
-                    + "See README, Perception, for the pixels saved and the recall cost.");
+                    + "See docs/perception.md.");
     public static final ConfigOption<Integer> CHANGE_GATE_FULL_EVERY = ConfigOptions.key("vw.perception.change-gate.full-every").intType()
             .defaultValue(20).withDescription("Every this many keyframes of a stream is read whole, which bounds what carried lines can drift.");
     public static final ConfigOption<Double> CHANGE_GATE_FULL_FRACTION = ConfigOptions.key("vw.perception.change-gate.full-fraction")
@@ -46,7 +46,7 @@ public final class PerceptionOptions {
     public static final ConfigOption<Integer> CHANGE_GATE_LIVE_SLICES = ConfigOptions.key("vw.perception.change-gate.live-slices").intType()
             .defaultValue(3).withDescription("A whole read of a live stream's keyframe (its first, a big change, every full-every-th) is split "
                     + "into this many bands of rows, top first, one read with each of the stream's next keyframes (with what changed), "
-                    + "so that no read holds the other streams' turns for the seconds a whole 1280x800 OCR takes; until the last band "
+                    + "so that no read holds the other streams' turns for as long as a whole read of a large screen takes; until the last band "
                     + "is read, the rows below it have no text. 1 reads whole at once. Files are always read whole.");
     public static final ConfigOption<Duration> MAX_QUEUE = ConfigOptions.key("vw.perception.live-max-queue").durationType()
             .defaultValue(Duration.ofSeconds(3)).withDescription("With the change gate on: a keyframe of a live stream (a source with "
@@ -56,8 +56,8 @@ public final class PerceptionOptions {
     public static final ConfigOption<Double> LIVE_CPU_SHARE = ConfigOptions.key("vw.perception.live-cpu-share").doubleType()
             .defaultValue(0.5).withDescription("With the change gate on: the share of each perception subtask's wall-clock time that "
                     + "perceiving live keyframes may take (measured, with a 10 s burst); a live keyframe past it is shed like one that "
-                    + "queued too long, except a stream's first. Leaves the other stages (frames, shots, detection) their CPU: on 2 cores "
-                    + "OCR would take it all and the whole job would fall behind. 0 is no limit.");
+                    + "queued too long, except a stream's first. Leaves the other stages (frames, shots, detection) their CPU: on a small "
+                    + "machine OCR would otherwise take it all and the whole job would fall behind. 0 is no limit.");
     public static final ConfigOption<Boolean> LIVE_QUEUE_FROM_CAPTURE = ConfigOptions.key("vw.perception.live-max-queue.from-capture")
             .booleanType().defaultValue(true).withDescription("With the change gate on: a live keyframe's wait counts from the capture of the "
                     + "frame batch that let it out of the shot detector when that batch was already late, so the backlog upstream of the shot "

@@ -20,11 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * An object detector behind one DJL predictor: the default MB3-CenterNet (COCO-80, from
  * {@code <models>/centernet/model.onnx}), a YOLO ONNX export ({@code yolo:/path/model.onnx}) or a
- * YOLO TorchScript file through DJL's PyTorch engine ({@code torchscript:/path/model.pt}, which
- * needs the engine and its natives on the classpath: build with {@code -Ptorch}). Images are
- * detected as one tensor batch on a GPU; on a CPU image by image, because there batch 16 measured
- * 0.61x the frames/s of batch 1 ({@code bin/videoworld bench inference}, 2 cores): OnnxRuntime
- * already spreads one image over the cores, and a batch only adds memory traffic. A model
+ * YOLO TorchScript file through DJL's PyTorch engine ({@code torchscript:/path/model.pt}; no build of
+ * this project includes that engine, so {@code ai.djl.pytorch:pytorch-engine} and its native library
+ * must be put on the classpath). Images are detected as one tensor batch on a GPU; on a CPU image by
+ * image, because OnnxRuntime already spreads one image over the cores and a batch only adds memory
+ * traffic ({@code bin/videoworld bench inference} compares the two). A model
  * exported with a fixed batch of one is noticed on the first refusal and fed image by image. Each box gets its colour histogram for the
  * tracker. Open one per operator subtask; {@link #detect} may be called from several threads at
  * once (one model; predictors are lent out one per call at once, so there are as many as calls
@@ -81,7 +81,7 @@ public final class ObjectDetector implements AutoCloseable {
         }
         if (!Engine.hasEngine(engine)) {
             throw new IOException("detector " + spec + " needs DJL's " + engine
-                    + " engine, which is not on the classpath (TorchScript: build with mvn -Ptorch)");
+                    + " engine, which is not on the classpath (TorchScript: add ai.djl.pytorch:pytorch-engine and its native library to it)");
         }
         try {
             Criteria.Builder<DecodedImage, List<Detection>> c = Criteria.builder()

@@ -120,8 +120,8 @@ public final class OcrEngine implements AutoCloseable {
      * The lines of text of several images, read as tensor batches: images of the same size go
      * through the detector together (up to {@value #BATCH}), and all their text regions through
      * the recogniser in batches of similar width, padded to the widest (PaddleOCR pads the same
-     * way), which keeps the padding small. On a CPU images are read one by one, because there
-     * batch 16 measured 0.64x the frames/s of batch 1 ({@code bin/videoworld bench inference}).
+     * way), which keeps the padding small. On a CPU images are read one by one, because there a
+     * batch is slower than single images ({@code bin/videoworld bench inference} compares them).
      */
     public List<List<TextLine>> readAll(List<byte[]> images) {
         if (!tensorBatching && images.size() > 1) {

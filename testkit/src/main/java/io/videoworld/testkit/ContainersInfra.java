@@ -15,12 +15,30 @@ final class ContainersInfra implements TestInfra {
         this.es = es;
     }
 
+    /**
+     * Whether a Docker engine answers. Testcontainers is asked only where one could: with
+     * {@code DOCKER_HOST} set, a Testcontainers configuration file, or a Docker socket on disk;
+     * otherwise its probe would log a failure and stack traces for an engine that is not there.
+     */
     static boolean dockerAnswers() {
+        if (!dockerConfigured()) {
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (Throwable e) {
             return false;
         }
+    }
+
+    private static boolean dockerConfigured() {
+        String home = System.getProperty("user.home", "");
+        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        return System.getenv("DOCKER_HOST") != null
+                || java.nio.file.Files.exists(java.nio.file.Path.of(home, ".testcontainers.properties"))
+                || java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"))
+                || java.nio.file.Files.exists(java.nio.file.Path.of(home, ".docker/run/docker.sock"))
+                || (runtime != null && java.nio.file.Files.exists(java.nio.file.Path.of(runtime, "docker.sock")));
     }
 
     static ContainersInfra start() {

@@ -29,8 +29,14 @@ final class LocalInfra implements TestInfra {
     private static KafkaClusterTestKit startKafka() throws Exception {
         // A broker that loses its log directories while the JVM exits (the test kit deletes them in
         // a shutdown hook of its own) halts the process; the test JVM's exit code must stay the tests'.
-        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> LOG.warn("in-JVM broker asked to halt ({}): {}", code, message));
-        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> LOG.warn("in-JVM broker asked to exit ({}): {}", code, message));
+        // Expected while the JVM exits, so not worth a warning on a bench's console.
+        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> LOG.info("in-JVM broker asked to halt ({}): {}", code, message));
+        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> LOG.info("in-JVM broker asked to exit ({}): {}", code, message));
+        // The test kit deletes its log directories in shutdown hooks of its own, which ran beside the
+        // hook that closes the broker: the closing broker then logged storage errors with stack traces.
+        // Its hooks are collected here and run after the broker has closed.
+        java.util.List<Runnable> afterClose = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.apache.kafka.common.utils.Exit.setShutdownHookAdder((name, hook) -> afterClose.add(hook));
         KafkaClusterTestKit kafka = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
                 .setConfigProp("message.max.bytes", "8388608")
@@ -39,7 +45,14 @@ final class LocalInfra implements TestInfra {
                 .setConfigProp("transaction.state.log.replication.factor", "1")
                 .setConfigProp("transaction.state.log.min.isr", "1")
                 .build();
-        kafka.format();
+        java.io.PrintStream out = System.out;
+        try {
+            // Formatting prints the bootstrap metadata on standard output, where benches print their results.
+            System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+            kafka.format();
+        } finally {
+            System.setOut(out);
+        }
         kafka.startup();
         kafka.waitForReadyBrokers();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -47,6 +60,13 @@ final class LocalInfra implements TestInfra {
                 kafka.close();
             } catch (Exception ignored) {
                 // the JVM is exiting
+            }
+            for (Runnable hook : afterClose) {
+                try {
+                    hook.run();
+                } catch (RuntimeException ignored) {
+                    // a temporary directory left behind
+                }
             }
         }));
         LOG.info("in-JVM Kafka broker started at {}", kafka.bootstrapServers());

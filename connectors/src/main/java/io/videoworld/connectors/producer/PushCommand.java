@@ -92,8 +92,27 @@ public final class PushCommand implements Callable<Integer> {
                 summary = pusher.push(frames, id, recorded, epoch, n -> { });
             }
             System.out.println(summary.line());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new IllegalStateException(kafkaProblem(e), e);
+        } catch (java.io.IOException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.KafkaException k) {
+                throw new IllegalStateException(kafkaProblem(k), e);
+            }
+            throw e;
         }
         return 0;
+    }
+
+    /** One line saying what went wrong with Kafka and what to do about it. */
+    private String kafkaProblem(org.apache.kafka.common.KafkaException e) {
+        if (e instanceof org.apache.kafka.common.errors.TimeoutException) {
+            return "Kafka at " + bootstrap + " did not answer: start it (bin/videoworld demo starts one on localhost:9092) "
+                    + "or name yours with --bootstrap HOST:PORT";
+        }
+        if (e instanceof org.apache.kafka.common.errors.RecordTooLargeException) {
+            return "Kafka refused a batch as too large: lower --batch-frames or --width, or raise the topic's max.message.bytes";
+        }
+        return "Kafka at " + bootstrap + " refused the push (" + e.getMessage() + "); check --bootstrap and --topic";
     }
 
     /** A stream id from a path or URL: its last name without extension, reduced to the id alphabet. */

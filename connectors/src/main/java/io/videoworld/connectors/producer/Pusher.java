@@ -76,8 +76,11 @@ public final class Pusher {
 
     private int send(byte[] key, FrameBatch batch, List<Future<RecordMetadata>> inFlight) throws IOException {
         byte[] value = FrameBatchCodec.encode(batch);
-        inFlight.add(producer.send(new ProducerRecord<>(topic, key, value)));
-        if (inFlight.size() >= 64) {
+        Future<RecordMetadata> sent = producer.send(new ProducerRecord<>(topic, key, value));
+        inFlight.add(sent);
+        // A send that failed at once (no broker answered within max.block.ms) ends the push now,
+        // rather than after every remaining batch has waited as long.
+        if (inFlight.size() >= 64 || sent.isDone()) {
             awaitAll(inFlight);
         }
         return value.length;

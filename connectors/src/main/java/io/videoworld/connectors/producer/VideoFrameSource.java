@@ -68,12 +68,16 @@ public final class VideoFrameSource implements FrameSource {
             throw new IOException("no such video file: " + uri);
         }
         FFmpegLogCallback.setLevel(org.bytedeco.ffmpeg.global.avutil.AV_LOG_ERROR);
+        // FFmpeg's own lines ("moov atom not found", a damaged frame it skips) would precede the one
+        // line a person reads; what fails is reported by the exception below.
+        org.bytedeco.ffmpeg.global.avutil.av_log_set_level(org.bytedeco.ffmpeg.global.avutil.AV_LOG_FATAL);
         this.grabber = new FFmpegFrameGrabber(uri);
         try {
             grabber.start();
         } catch (FFmpegFrameGrabber.Exception e) {
             closeQuietly();
-            throw new IOException("cannot open video " + uri + ": " + e.getMessage(), e);
+            throw new IOException("cannot open video " + uri + ": FFmpeg cannot read it (" + (url
+                    ? "check the URL and that the stream is up" : "not a video file, or damaged") + ")", e);
         }
         if (grabber.getImageWidth() <= 0) {
             closeQuietly();

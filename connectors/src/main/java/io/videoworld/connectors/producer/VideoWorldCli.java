@@ -21,7 +21,13 @@ public final class VideoWorldCli {
     public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new VideoWorldCli()).setOut(out).setErr(err);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("videoworld: " + e.getMessage());
+            String message = e.getMessage() == null || e.getMessage().isBlank()
+                    ? e.getClass().getSimpleName() + " (unexpected; rerun with VW_JAVA_OPTS=-Dvw.cli.trace=true for the stack trace)"
+                    : e.getMessage().lines().findFirst().orElse("");
+            cmd.getErr().println("videoworld: " + message);
+            if (Boolean.getBoolean("vw.cli.trace")) {
+                e.printStackTrace(new java.io.PrintWriter(cmd.getErr(), true));
+            }
             return 2;
         });
         return cli.execute(args);

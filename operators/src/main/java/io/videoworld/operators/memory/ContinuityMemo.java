@@ -8,8 +8,7 @@ import io.videoworld.core.Perception;
  * {@link ScreenContinuity#continues} remembered per pair of keyframes (Flink-free, not state: a pure
  * function's answers). The open shot of a live screen is batched again at every timer until it is
  * cut, each time comparing every pair of its keyframes, and the title and app regexes over their
- * lines took up to a core of the batcher's task on 2 cores (bench stack, 4 screens): CPU the OCR
- * of those screens needed. A keyframe is named by its stream, push, frame, status and line count.
+ * lines would take CPU the OCR of those screens needs. A keyframe is named by its stream, push, frame, status and line count.
  */
 final class ContinuityMemo {
     /** Pairs remembered: far more than the keyframes of one open shot of every stream of a subtask. */
