@@ -20,11 +20,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -52,7 +49,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * At the end: every pushed copy holds the same documents as the clean reference pushed before any
  * fault (per index, ids and content, the stream id aside), the dead-letter topic holds each bad
  * record once per send (read committed), no request got a 5xx, the job runs, and TaskManager heap
- * and checkpoint size stay flat (first third against last third). Saves {@code bench/results/soak.json}.
+ * and checkpoint size stay flat (first third against last third). Saved by {@link BenchRecord} as {@code bench/results/soak.json}.
  * Usage: bench soak [MINUTES (30)] (through deploy/soak.sh, which starts and stops the cluster).
  */
 public final class SoakBench {
@@ -83,21 +80,21 @@ public final class SoakBench {
     record Sample(double minute, long heapBytes, long checkpointBytes, String state) {}
 
     public static void main(String[] args) throws Exception {
+        BenchRecord.start("soak", args.length > 0 ? new String[] {args[0]} : new String[0]);
         try {
             int minutes = args.length > 0 ? Integer.parseInt(args[0]) : 30;
             String cluster = args.length > 1 ? args[1] : "deploy/cluster.sh";
-            new SoakBench(cluster, StackSources.prepare(Math.max(SCREEN_FRAMES, CAMERA_SECONDS))).run(minutes);
-            System.exit(0);
+            boolean ok = new SoakBench(cluster, StackSources.prepare(Math.max(SCREEN_FRAMES, CAMERA_SECONDS))).run(minutes);
+            // A run whose checks failed is still a result, saved like any other; the exit status says it failed.
+            System.exit(ok ? 0 : 3);
         } catch (Exception e) {
-            System.err.println("soak: " + e);
-            System.exit(1);
+            BenchRecord.fail(e);
         }
     }
 
-    private void run(int minutes) throws Exception {
+    private boolean run(int minutes) throws Exception {
         String job = jobId();
         FlinkRest rest = new FlinkRest(FLINK_PORT, job);
-        long started = System.currentTimeMillis();
         List<Sample> samples = new ArrayList<>();
         List<String> events = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(BOOTSTRAP)) {
@@ -190,17 +187,11 @@ public final class SoakBench {
             Map<String, Integer> dead = deadLetters(corpus, corpusRounds);
             long restarts = rest.get("/jobs/" + job + "/exceptions").path("exceptionHistory").path("entries").size();
             boolean running = rest.running();
-            ObjectNode result = report(minutes, started, copies, identical, different, corpusRounds, corpus.size(), dead, samples, events,
-                    restarts, running, livePushed.get());
-            Path out = Path.of("bench", "results", "soak.json");
-            Files.createDirectories(out.getParent());
-            Files.writeString(out, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result) + "\n");
-            System.out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result.get("result")));
             boolean ok = identical == copies && dead.values().stream().allMatch(n -> n == 0) && fiveHundreds.isEmpty() && running;
+            print(minutes, copies, identical, different, corpusRounds, corpus.size(), dead, samples, events, restarts, running,
+                    livePushed.get());
             log(ok ? "PASS" : "FAIL");
-            if (!ok) {
-                System.exit(1);
-            }
+            return ok;
         }
     }
 
@@ -429,36 +420,30 @@ public final class SoakBench {
         return off;
     }
 
-    private ObjectNode report(int minutes, long started, int copies, int identical, List<String> different, int rounds, int corpusSize,
-            Map<String, Integer> dead, List<Sample> samples, List<String> events, long restarts, boolean running, long live) throws Exception {
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        root.put("bench", "soak");
-        root.put("command", "bin/videoworld bench soak " + minutes);
-        root.put("date", Instant.ofEpochMilli(started).toString());
-        root.put("machine", Runtime.getRuntime().availableProcessors() + " cores");
-        root.put("load", Files.readString(Path.of("/proc/loadavg")).trim());
-        ObjectNode r = root.putObject("result");
-        r.put("minutes", minutes);
-        r.put("copies_pushed", copies);
-        r.put("copies_identical_to_clean_run", identical);
-        r.set("differences", Json.MAPPER.valueToTree(different));
-        r.put("corpus_rounds", rounds);
-        r.put("corpus_records_per_round", corpusSize);
-        r.put("dead_letters_off_by", dead.values().stream().mapToInt(Math::abs).sum());
-        r.set("dead_letter_mismatches", Json.MAPPER.valueToTree(dead.entrySet().stream().filter(e -> e.getValue() != 0)
-                .map(e -> e.getKey() + ": " + e.getValue()).toList()));
-        r.set("fuzz_statuses", Json.MAPPER.valueToTree(statuses));
-        r.set("fuzz_5xx", Json.MAPPER.valueToTree(fiveHundreds));
-        r.put("live_frames_pushed", live);
-        r.set("faults", Json.MAPPER.valueToTree(events));
-        r.put("job_restarts", restarts);
-        r.put("job_running_at_end", running);
-        r.set("samples", Json.MAPPER.valueToTree(samples));
-        r.put("heap_first_third_max_mb", thirdMax(samples, 0, Sample::heapBytes) >> 20);
-        r.put("heap_last_third_max_mb", thirdMax(samples, 2, Sample::heapBytes) >> 20);
-        r.put("checkpoint_first_third_max_kb", thirdMax(samples, 0, Sample::checkpointBytes) >> 10);
-        r.put("checkpoint_last_third_max_kb", thirdMax(samples, 2, Sample::checkpointBytes) >> 10);
-        return root;
+    private void print(int minutes, int copies, int identical, List<String> different, int rounds, int corpusSize, Map<String, Integer> dead,
+            List<Sample> samples, List<String> events, long restarts, boolean running, long live) {
+        long fiveXx = statuses.entrySet().stream().filter(e -> e.getKey() >= 500 && e.getKey() != 501).mapToLong(Map.Entry::getValue).sum();
+        long requests = statuses.values().stream().mapToLong(Long::longValue).sum();
+        System.out.println();
+        System.out.println("### Soak: the cluster for " + minutes + " minutes under load, a TaskManager and an Elasticsearch node killed");
+        System.out.println();
+        System.out.println("| minutes | copies identical to the clean run | dead letters (corpus x rounds), off by | REST fuzz requests, 5xx "
+                + "| live frames pushed | job restarts | job running at end | TM heap max MB, first / last third "
+                + "| checkpoint max KB, first / last third |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---|---:|---:|");
+        System.out.printf("| %d | %d of %d | %d x %d, %d | %d, %d | %d | %d | %s | %d / %d | %d / %d |%n", minutes, identical, copies, corpusSize,
+                rounds, dead.values().stream().mapToInt(Math::abs).sum(), requests, fiveXx, live, restarts, running ? "yes" : "NO",
+                thirdMax(samples, 0, Sample::heapBytes) >> 20, thirdMax(samples, 2, Sample::heapBytes) >> 20,
+                thirdMax(samples, 0, Sample::checkpointBytes) >> 10, thirdMax(samples, 2, Sample::checkpointBytes) >> 10);
+        System.out.println();
+        System.out.println("Faults: " + String.join("; ", events) + ". REST statuses: " + statuses + ".");
+        different.forEach(d -> System.out.println("Different: " + d));
+        dead.entrySet().stream().filter(e -> e.getValue() != 0).forEach(e -> System.out.println("Dead letters off: " + e.getKey() + " by " + e.getValue()));
+        fiveHundreds.forEach(f -> System.out.println("5xx: " + f));
+        System.out.println();
+        System.out.println("| minute | TM heap used MB | checkpoint KB | job |");
+        System.out.println("|---:|---:|---:|---|");
+        samples.forEach(x -> System.out.printf("| %.1f | %d | %d | %s |%n", x.minute(), x.heapBytes() >> 20, x.checkpointBytes() >> 10, x.state()));
     }
 
     private static long thirdMax(List<Sample> samples, int third, java.util.function.ToLongFunction<Sample> f) {
