@@ -7,6 +7,7 @@ import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.api.RequestLimits;
 import io.videoworld.query.auth.Auth;
+import io.videoworld.query.limits.TrafficLimits;
 import io.videoworld.query.streams.RetentionPolicy;
 import java.util.Objects;
 
@@ -28,9 +29,11 @@ import java.util.Objects;
  * @param ingest where {@code /health} reads the ingest job's state
  * @param sources where the source URIs the producer recorded are opened here (source roots for another machine's paths)
  * @param retention how long indexed data is kept ({@code vw.retention}); null keeps it
+ * @param traffic how much traffic the server takes: per-caller rate, deadline, concurrent asks and event streams
  */
 public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
-        Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources, RetentionPolicy retention) {
+        Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources, RetentionPolicy retention,
+        TrafficLimits traffic) {
 
     public QueryConfig {
         Objects.requireNonNull(esUrl, "esUrl");
@@ -39,48 +42,53 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(ingest, "ingest");
         Objects.requireNonNull(sources, "sources");
+        Objects.requireNonNull(traffic, "traffic");
     }
 
     /** A server over Elasticsearch and a frame store, with auth off, no models, the default limits and no ingest job check. */
     public static QueryConfig of(String esUrl, String frameStore) {
         return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null),
-                SourceLocator.direct(), null);
+                SourceLocator.direct(), null, TrafficLimits.defaults());
     }
 
     public QueryConfig withAuth(Auth auth) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withLlm(LlmClient llm) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withEmbedder(TextEmbedder embedder) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withDetector(ObjectDetector detector) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withTranscriber(Transcriber transcriber) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withLimits(RequestLimits limits) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withIngest(IngestHealth ingest) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withSources(SourceLocator sources) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     public QueryConfig withRetention(RetentionPolicy retention) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
+    }
+
+    public QueryConfig withTraffic(TrafficLimits traffic) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, traffic);
     }
 
     /** The model when it accepts images, else null. */

@@ -26,8 +26,13 @@ public final class Alerts implements AutoCloseable {
     private final AlertEngine engine;
 
     public Alerts(ElasticsearchClient es, long pollMs, long settleMs) {
+        this(es, pollMs, settleMs, status -> {});
+    }
+
+    /** Alerts that tell {@code attempts} the state each webhook attempt left its delivery in (for metrics). */
+    public Alerts(ElasticsearchClient es, long pollMs, long settleMs, java.util.function.Consumer<String> attempts) {
         this.store = new AlertStore(es);
-        this.engine = new AlertEngine(es, store, pollMs, settleMs);
+        this.engine = new AlertEngine(es, store, pollMs, settleMs, attempts);
     }
 
     /** Starts firing; without it alerts are stored but never fire (for servers that only answer). */
