@@ -157,6 +157,21 @@ class LimitsTest {
         awaitMetric("vw_sse_clients", "0.0");
     }
 
+    @Test
+    void theCommandLineDefaultsAreTheOnesTheLibraryStartsWith() {
+        QueryServiceMain main = new QueryServiceMain();
+        new picocli.CommandLine(main).parseArgs();
+        assertThat(main.options.traffic()).isEqualTo(TrafficLimits.defaults());
+        QueryServiceMain off = new QueryServiceMain();
+        new picocli.CommandLine(off).parseArgs("--rate-limit", "0", "--request-deadline", "0.5", "--max-concurrent-ask", "2");
+        assertThat(off.options.traffic()).isEqualTo(TrafficLimits.defaults().withRate(0, TrafficLimits.DEFAULT_BURST).withDeadlineMs(500)
+                .withMaxConcurrentAsk(2));
+        QueryServiceMain bad = new QueryServiceMain();
+        new picocli.CommandLine(bad).parseArgs("--max-sse-clients", "0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> bad.options.traffic()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--max-sse-clients");
+    }
+
     /** Accepts connections, reads nothing, answers nothing, until closed. */
     static final class SilentElasticsearch implements AutoCloseable {
         private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());

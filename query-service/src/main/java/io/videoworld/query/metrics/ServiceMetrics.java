@@ -37,6 +37,8 @@ public final class ServiceMetrics implements AutoCloseable {
     public static final String ALERT_DELIVERIES = "vw.alert.deliveries";
     /** Requests refused by a limit of docs/limits.md: tag {@code limit}. */
     public static final String LIMITED = "vw.limited";
+    /** The values of the {@code limit} tag of {@link #LIMITED}, as docs/limits.md names them. */
+    public static final java.util.List<String> LIMITS = java.util.List.of("rate", "deadline", "ask", "sse", "workers");
     /** Requests in progress under the concurrency bounds: tag {@code kind} ({@code ask}, {@code sse}). */
     public static final String IN_FLIGHT = "vw.in.flight";
     /** Hits and misses of a bound cache: tags {@code cache} and {@code result}; the name Micrometer's cache binders use. */
@@ -64,6 +66,9 @@ public final class ServiceMetrics implements AutoCloseable {
         // Registered up front so the series exist (at zero) before the first delivery or refusal.
         for (String outcome : new String[] {"delivered", "retrying", "failed"}) {
             alertCounter(outcome);
+        }
+        for (String limit : LIMITS) {
+            limitedCounter(limit);
         }
     }
 
@@ -120,9 +125,13 @@ public final class ServiceMetrics implements AutoCloseable {
                 .tag("outcome", outcome).register(registry);
     }
 
-    /** Counts one request refused by {@code limit} (a name of docs/limits.md). */
+    /** Counts one request refused by {@code limit} (one of {@link #LIMITS}). */
     public void limited(String limit) {
-        Counter.builder(LIMITED).description("requests refused by a limit").tag("limit", limit).register(registry).increment();
+        limitedCounter(limit).increment();
+    }
+
+    private Counter limitedCounter(String limit) {
+        return Counter.builder(LIMITED).description("requests refused by a limit").tag("limit", limit).register(registry);
     }
 
     /** Shows {@code value} as the in-flight gauge for {@code kind}. */
