@@ -5,7 +5,7 @@ package io.videoworld.query.limits;
  * ({@link io.videoworld.query.api.RequestLimits}). docs/limits.md describes each bound, its option
  * and what a client sees past it.
  *
- * @param ratePerSecond requests per second each caller may make on {@code /v1/*}, refilled continuously; 0 turns
+ * @param ratePerSecond requests per second each caller may make on {@code /v1/*} and {@code /mcp}, refilled continuously; 0 turns
  *     the rate limit off. A caller is its token's name, or its IP address while authentication is off
  * @param rateBurst requests a caller may make at once before the rate applies (the bucket's size)
  * @param deadlineMs how long a JSON answer may take before the client gets 504; 0 waits for ever. Event
