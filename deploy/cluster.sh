@@ -105,6 +105,9 @@ restart-strategy.fixed-delay.attempts: 1000
 restart-strategy.fixed-delay.delay: 1 s
 heartbeat.interval: 1000
 heartbeat.timeout: 6000
+# Prometheus: the JobManager and each TaskManager serve /metrics on the next free port of the range
+metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory
+metrics.reporter.prom.port: 9249-9259
 YML
   cat > "$flink_conf/log4j.properties" <<'PROPS'
 rootLogger.level = INFO

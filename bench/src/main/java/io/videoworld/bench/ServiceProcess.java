@@ -49,6 +49,9 @@ final class ServiceProcess implements AutoCloseable {
         cmd.addAll(List.of("-cp", classpath(), "io.videoworld.query.QueryServiceMain", "--host", "127.0.0.1", "--port",
                 String.valueOf(port), "--es-url", esUrl, "--frame-store", frameStore.toAbsolutePath().toString(), "--models",
                 models.toAbsolutePath().toString(), "--flink-url", "none"));
+        // The bench measures latency under its own open loop: the traffic limits (docs/limits.md) would
+        // turn the queueing it measures into refusals.
+        cmd.addAll(List.of("--rate-limit", "0", "--request-deadline", "0", "--max-concurrent-ask", "100000", "--max-workers", "100000"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         ServiceProcess service = new ServiceProcess(p, log, port);
         // The bench may be stopped by a signal (its run limit); the service must not outlive it.

@@ -30,6 +30,10 @@ public final class LocalLauncher implements Callable<Integer> {
     @Option(names = "--flink-port", defaultValue = "8081", description = "Flink dashboard port (default: ${DEFAULT-VALUE})")
     int flinkPort;
 
+    @Option(names = "--flink-metrics-port", defaultValue = "9249", description = "port of Flink's Prometheus endpoint "
+            + "(http://HOST:PORT/metrics: the job's vw* counters, Flink's own metrics); 0 for none (default: ${DEFAULT-VALUE})")
+    int flinkMetricsPort;
+
     @Option(names = "--es-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE})")
     String esUrl;
 
@@ -47,6 +51,19 @@ public final class LocalLauncher implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new LocalLauncher()).execute(args));
+    }
+
+    /** Factory of Flink's Prometheus reporter, as deploy/cluster.sh, docker-compose.yml and deploy/k8s name it too. */
+    static final String PROMETHEUS_FACTORY = "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
+
+    /**
+     * Adds Flink's Prometheus reporter to {@code flink}, serving on {@code port} (a port or a range such as
+     * {@code 9249-9259}, each process taking the next free one). The local cluster runs the JobManager
+     * and TaskManager in this JVM, so one port serves both.
+     */
+    static void prometheus(Configuration flink, String port) {
+        flink.setString("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY);
+        flink.setString("metrics.reporter.prom.port", port);
     }
 
     @Override
@@ -72,6 +89,9 @@ public final class LocalLauncher implements Callable<Integer> {
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         flink.setString("taskmanager.numberOfTaskSlots", String.valueOf(parallelism));
         flink.setString("state.checkpoints.dir", home.resolve("checkpoints").toAbsolutePath().toUri().toString());
+        if (flinkMetricsPort > 0) {
+            prometheus(flink, Integer.toString(flinkMetricsPort));
+        }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
         env.setParallelism(parallelism);
         IngestJob.build(env, conf);

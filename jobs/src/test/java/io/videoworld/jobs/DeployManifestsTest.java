@@ -331,4 +331,57 @@ class DeployManifestsTest {
         assertThat(one("FlinkDeployment").at("/spec/taskManager/replicas").asInt()).isGreaterThanOrEqualTo(2);
         assertThat((ArrayNode) one("FlinkDeployment").at("/spec/job/args")).isNotEmpty();
     }
+
+    @Test
+    void prometheusScrapesFlinkAndTheQueryServiceWhereverTheyRun() throws Exception {
+        // the reporter the configurations name is on the launcher's classpath and in Flink's runtime for the cluster script
+        assertThat(Class.forName(LocalLauncher.PROMETHEUS_FACTORY)).isNotNull();
+        assertThat(text("deploy/flink/pom.xml")).contains("<artifactId>flink-metrics-prometheus</artifactId>");
+        assertThat(text("jobs/pom.xml")).contains("<exclude>org.apache.flink:flink-metrics-prometheus</exclude>");
+        String factory = "metrics.reporter.prom.factory.class: " + LocalLauncher.PROMETHEUS_FACTORY;
+        assertThat(text("deploy/cluster.sh")).contains(factory).contains("metrics.reporter.prom.port: ");
+        // compose: every Flink container reports, the JobManager's endpoint is published
+        String props = compose.at("/x-flink-config/FLINK_PROPERTIES").asText();
+        assertThat(props).contains(factory);
+        Matcher port = Pattern.compile("metrics.reporter.prom.port: (\\d+)").matcher(props);
+        assertThat(port.find()).isTrue();
+        assertThat(strings(compose.at("/services/jobmanager/ports"))).contains(port.group(1) + ":" + port.group(1));
+        // Kubernetes: the operator's pods report on the port their annotations and container ports name
+        JsonNode flink = one("FlinkDeployment");
+        JsonNode conf = flink.at("/spec/flinkConfiguration");
+        assertThat(conf.path("metrics.reporter.prom.factory.class").asText()).isEqualTo(LocalLauncher.PROMETHEUS_FACTORY);
+        String flinkPort = conf.path("metrics.reporter.prom.port").asText();
+        assertThat(flink.at("/spec/podTemplate/metadata/annotations").path("prometheus.io/port").asText()).isEqualTo(flinkPort);
+        assertThat(flink.at("/spec/podTemplate/spec/containers/0/ports/0/containerPort").asText()).isEqualTo(flinkPort);
+        // the query service: its annotations name its port and the /metrics endpoint it serves
+        JsonNode annotations = queryDeployment().at("/spec/template/metadata/annotations");
+        JsonNode c = container(queryDeployment(), "query-service");
+        assertThat(annotations.path("prometheus.io/port").asInt()).isEqualTo(c.at("/ports/0/containerPort").asInt());
+        assertThat(io.videoworld.query.api.Endpoints.require("GET", annotations.path("prometheus.io/path").asText()).open()).isTrue();
+        // compose's Prometheus scrapes those ports under the job names the dashboard filters on
+        JsonNode prometheus = YAML.readTree(repo.resolve("deploy/prometheus/prometheus.yml").toFile());
+        JsonNode dashboard = new ObjectMapper().readTree(repo.resolve("deploy/grafana/videoworld.json").toFile());
+        Map<String, String> defaults = new HashMap<>();
+        dashboard.at("/templating/list").forEach(v -> defaults.put(v.path("name").asText(), v.at("/current/value").asText()));
+        Map<String, JsonNode> jobs = new HashMap<>();
+        prometheus.path("scrape_configs").forEach(j -> jobs.put(j.path("job_name").asText(), j));
+        assertThat(jobs.keySet()).containsExactlyInAnyOrder(defaults.get("query_job"), defaults.get("flink_job"));
+        Map<String, String> q = flags(strings(compose.at("/services/query-service/command")));
+        assertThat(strings(jobs.get(defaults.get("query_job")).at("/static_configs/0/targets"))).containsExactly("query-service:" + q.get("port"));
+        JsonNode dns = jobs.get(defaults.get("flink_job")).at("/dns_sd_configs/0");
+        assertThat(dns.path("port").asText()).isEqualTo(port.group(1));
+        assertThat(strings(dns.path("names"))).containsExactlyInAnyOrder("jobmanager", "taskmanager");
+        for (String svc : List.of("prometheus", "grafana")) {
+            compose.at("/services/" + svc + "/volumes").forEach(v -> assertThat(repo.resolve(v.asText().split(":")[0])).as(svc + " mounts " + v).exists());
+        }
+    }
+
+    @Test
+    void queryServiceArgumentsAreItsOptions() {
+        // picocli refuses an option the service does not have, such as a misspelt limit
+        for (List<String> args : List.of(strings(container(queryDeployment(), "query-service").path("args")),
+                strings(compose.at("/services/query-service/command")))) {
+            new picocli.CommandLine(new io.videoworld.query.QueryServiceMain()).parseArgs(args.toArray(String[]::new));
+        }
+    }
 }

@@ -66,7 +66,7 @@ public final class McpMain implements Callable<Integer> {
                 return n;
             }
         };
-        QueryWiring wiring = new QueryWiring(config);
+        QueryWiring wiring = new QueryWiring(config, new io.videoworld.query.metrics.ServiceMetrics());
         McpSyncServer server = McpTools.serve(new StdioServerTransportProvider(McpTools.jsonMapper(), in, protocol),
                 wiring.dispatcher(), caller);
         Runtime.getRuntime().addShutdownHook(new Thread(ended::countDown));

@@ -6,6 +6,7 @@ import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.alerts.WebhookEgress;
+import io.videoworld.query.limits.TrafficLimits;
 import io.videoworld.query.api.RequestLimits;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.streams.RetentionPolicy;
@@ -30,10 +31,11 @@ import java.util.Objects;
  * @param sources where the source URIs the producer recorded are opened here (source roots for another machine's paths)
  * @param retention how long indexed data is kept ({@code vw.retention}); null keeps it
  * @param webhooks where alert webhooks may point
+ * @param traffic how much traffic the server takes: per-caller rate, deadline, concurrent asks and event streams
  */
 public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
         Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources, RetentionPolicy retention,
-        WebhookEgress webhooks) {
+        WebhookEgress webhooks, TrafficLimits traffic) {
 
     public QueryConfig {
         Objects.requireNonNull(esUrl, "esUrl");
@@ -43,59 +45,64 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
         Objects.requireNonNull(ingest, "ingest");
         Objects.requireNonNull(sources, "sources");
         Objects.requireNonNull(webhooks, "webhooks");
+        Objects.requireNonNull(traffic, "traffic");
     }
 
     /**
      * A server over Elasticsearch and a frame store, with auth off, no models, the default limits, no ingest job check and
-     * alert webhooks to public addresses only.
+     * alert webhooks to public addresses only and the default traffic limits.
      */
     public static QueryConfig of(String esUrl, String frameStore) {
         return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null),
-                SourceLocator.direct(), null, WebhookEgress.publicOnly());
+                SourceLocator.direct(), null, WebhookEgress.publicOnly(), TrafficLimits.defaults());
     }
 
     public QueryConfig withAuth(Auth auth) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withLlm(LlmClient llm) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withEmbedder(TextEmbedder embedder) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withDetector(ObjectDetector detector) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withTranscriber(Transcriber transcriber) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withLimits(RequestLimits limits) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withIngest(IngestHealth ingest) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withSources(SourceLocator sources) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withRetention(RetentionPolicy retention) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     public QueryConfig withWebhooks(WebhookEgress webhooks) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 
     /** The model when it accepts images, else null. */
     LlmClient vision() {
         return llm != null && llm.config().vision() ? llm : null;
+    }
+
+    public QueryConfig withTraffic(TrafficLimits traffic) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
     }
 }

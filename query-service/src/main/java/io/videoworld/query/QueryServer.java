@@ -13,17 +13,28 @@ import io.videoworld.query.api.Endpoints;
 import io.videoworld.query.api.ErrorMapper;
 import io.videoworld.query.api.InputBounds;
 import io.videoworld.query.api.OpenApi;
+import io.videoworld.query.api.ToolCatalog;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
 import io.videoworld.query.live.IndexTail;
 import io.videoworld.query.live.LiveEvents;
+import io.videoworld.query.limits.DeadlineExceeded;
+import io.videoworld.query.limits.LimitExceeded;
+import io.videoworld.query.limits.Traffic;
 import io.videoworld.query.mcp.McpHttp;
+import io.videoworld.query.metrics.ServiceMetrics;
 import io.videoworld.query.video.FrameRenderer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.servlet.ServletHolder;
 
@@ -31,16 +42,22 @@ import org.eclipse.jetty.servlet.ServletHolder;
  * The query service over HTTP: {@code /health}, {@code /openapi.json}, {@code /docs},
  * {@code /timeline}, {@code /v1/tools} and {@code /v1/tools/{name}}, {@code /v1/frames/{id}}, {@code /v1/streams} (list,
  * {@code DELETE /v1/streams/{id}}), {@code /v1/ask} (JSON, or server-sent events), {@code /v1/streams/{id}/events}
- * (server-sent events), {@code /v1/alerts}, and the same tools over MCP at {@code /mcp} ({@link McpHttp}). It only serves: what answers is put together by
+ * (server-sent events), {@code /v1/alerts}, {@code /metrics} (Prometheus), and the same tools over MCP at {@code /mcp} ({@link McpHttp}).
+ * JSON answers are computed under the request deadline and every request under the traffic limits ({@link Traffic}). It only serves: what answers is put together by
  * {@link QueryWiring} from one {@link QueryConfig}. Errors are JSON
  * {@code {"error": {code, message, field}}}, mapped in one place ({@link ErrorMapper}).
  */
 public final class QueryServer implements AutoCloseable {
+    private static final String TOOL_ROUTE = "/v1/tools/{name}";
+    /** The routes a request is counted under: every listed endpoint and the tools. */
+    private static final Set<String> ROUTES = routes();
     private final QueryConfig config;
     private final QueryWiring wiring;
     private final JsonBodies bodies;
     private final Javalin app;
     private final McpHttp mcp;
+    private final ServiceMetrics metrics;
+    private final Traffic traffic;
     /** Where {@link #start} binds; read by the connector Javalin creates when it starts. */
     private volatile String bindHost;
     private volatile int bindPort;
@@ -48,9 +65,11 @@ public final class QueryServer implements AutoCloseable {
     /** A server for {@code config}; it listens once {@link #start}ed and releases everything on {@link #close}. */
     public QueryServer(QueryConfig config) {
         this.config = config;
-        this.wiring = new QueryWiring(config);
+        this.metrics = new ServiceMetrics();
+        this.traffic = new Traffic(config.traffic(), metrics);
+        this.wiring = new QueryWiring(config, metrics);
         this.bodies = new JsonBodies(config.limits());
-        this.mcp = new McpHttp(config.auth(), wiring.dispatcher(), config.limits().maxBodyBytes());
+        this.mcp = new McpHttp(config.auth(), wiring.dispatcher(), config.limits().maxBodyBytes(), this::admit);
         this.app = Javalin.create(cfg -> {
             cfg.showJavalinBanner = false;
             cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
@@ -72,38 +91,70 @@ public final class QueryServer implements AutoCloseable {
                 holder.setAsyncSupported(true);
                 handler.addServlet(holder, Endpoints.require("POST", McpHttp.PATH).path());
             });
+            // Called once a request is answered, whatever answered it (a route, an error, a 404), so
+            // every status is counted, and after an asynchronous answer is written.
+            cfg.requestLogger.http(this::record);
         });
         ToolDispatcher dispatcher = wiring.dispatcher();
         app.beforeMatched("/v1/*", this::authenticate);
-        route("GET", "/health", this::health);
-        route("GET", "/v1/tools", ctx -> ctx.json(Map.of("tools", dispatcher.listing())));
-        route("GET", "/openapi.json", ctx -> ctx.json(OpenApi.document(dispatcher.catalog(), dispatcher.available())));
+        json("GET", "/health", this::health);
+        route("GET", "/metrics", ctx -> ctx.contentType(ServiceMetrics.contentType()).result(metrics.scrape()));
+        json("GET", "/v1/tools", ctx -> Map.of("tools", dispatcher.listing()));
+        json("GET", "/openapi.json", ctx -> OpenApi.document(dispatcher.catalog(), dispatcher.available()));
         route("GET", "/docs", ctx -> ctx.html(page("/docs.html")));
         route("GET", "/timeline", ctx -> ctx.html(page("/timeline.html")));
         // Each tool is documented under its own /v1/tools/<name> path, from the catalog.
-        app.post("/v1/tools/{name}", ctx -> ctx.json(dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"), bodies.read(ctx.req()))));
-        route("GET", "/v1/frames/{id}", this::frame);
+        app.post(TOOL_ROUTE, ctx -> underDeadline(ctx, () -> dispatcher.call(ctx.attribute("caller"), ctx.pathParam("name"),
+                bodies.read(ctx.req())), (c, v) -> c.json(v)));
+        route("GET", "/v1/frames/{id}", ctx -> underDeadline(ctx, () -> frame(ctx), QueryServer::writeFrame));
         route("POST", "/v1/ask", this::ask);
         route("GET", "/v1/streams/{id}/events", this::events);
-        route("GET", "/v1/streams/{id}/timeline", ctx -> {
+        json("GET", "/v1/streams/{id}/timeline", ctx -> {
             String stream = InputBounds.streamId(ctx.pathParam("id"), "id");
             ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
-            ctx.json(wiring.timeline().lanes(stream));
+            return wiring.timeline().lanes(stream);
         });
-        route("GET", "/v1/streams", ctx -> ctx.json(wiring.streams().list(ctx.attribute("caller"))));
-        route("DELETE", "/v1/streams/{id}", ctx -> ctx.json(wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
-        route("POST", "/v1/alerts", ctx -> ctx.status(201).json(wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req()))));
-        route("GET", "/v1/alerts", ctx -> ctx.json(wiring.alerts().list(ctx.attribute("caller"))));
-        route("DELETE", "/v1/alerts/{id}", ctx -> ctx.json(wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id"))));
-        route("GET", "/v1/alerts/{id}/deliveries", ctx -> ctx.json(wiring.alerts().deliveries(ctx.attribute("caller"), ctx.pathParam("id"),
-                FrameParams.intParam(ctx, "limit", 100, 1, 1000))));
-        app.exception(Exception.class, ErrorMapper::respond);
+        json("GET", "/v1/streams", ctx -> wiring.streams().list(ctx.attribute("caller")));
+        json("DELETE", "/v1/streams/{id}", ctx -> wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id")));
+        route("POST", "/v1/alerts", ctx -> underDeadline(ctx, () -> wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req())),
+                (c, alert) -> c.status(201).json(alert)));
+        json("GET", "/v1/alerts", ctx -> wiring.alerts().list(ctx.attribute("caller")));
+        json("DELETE", "/v1/alerts/{id}", ctx -> wiring.alerts().delete(ctx.attribute("caller"), ctx.pathParam("id")));
+        json("GET", "/v1/alerts/{id}/deliveries", ctx -> wiring.alerts().deliveries(ctx.attribute("caller"), ctx.pathParam("id"),
+                FrameParams.intParam(ctx, "limit", 100, 1, 1000)));
+        app.exception(Exception.class, QueryServer::fail);
+    }
+
+    /** An answer computed from the request, written as JSON with the status the route sets. */
+    @FunctionalInterface
+    private interface JsonAnswer {
+        Object answer(Context ctx) throws Exception;
     }
 
     /** Registers a route that {@link Endpoints} lists (and so {@code /openapi.json} shows). */
     private void route(String method, String path, Handler handler) {
         Endpoints.require(method, path);
         app.addHttpHandler(HandlerType.valueOf(method), path, handler);
+    }
+
+    /** A route whose JSON answer is computed under the request deadline. */
+    private void json(String method, String path, JsonAnswer answer) {
+        route(method, path, ctx -> underDeadline(ctx, () -> answer.answer(ctx), (c, v) -> c.json(v)));
+    }
+
+    /**
+     * Computes the answer on a worker and writes it with {@code write}, or answers 504 once the
+     * deadline passes, whichever comes first: only the first of the two ever touches the response.
+     */
+    private <T> void underDeadline(Context ctx, Callable<T> work, BiConsumer<Context, T> write) {
+        ctx.future(() -> traffic.withDeadline(work).handle((value, error) -> {
+            if (error == null) {
+                write.accept(ctx, value);
+            } else {
+                fail(error, ctx);
+            }
+            return null;
+        }));
     }
 
     /** Starts listening; port 0 picks a free port. */
@@ -115,25 +166,34 @@ public final class QueryServer implements AutoCloseable {
         return this;
     }
 
+    /** Its meters, for binders from outside (caches of an embedding application, tests). */
+    public ServiceMetrics metrics() {
+        return metrics;
+    }
+
     /** The port it listens on. */
     public int port() {
         return app.port();
     }
 
     /** {@code GET /health}: 200 while healthy, 503 with the reasons when degraded. */
-    private void health(Context ctx) {
+    private Object health(Context ctx) {
         ServiceHealth.Health h = wiring.health().read();
-        ctx.status(h.ok() ? 200 : 503).json(h);
+        ctx.status(h.ok() ? 200 : 503);
+        return h;
     }
 
     /**
      * A frame's JPEG, optionally cropped and resized (see {@link FrameParams}); the
      * {@code X-VideoWorld-Origin} header says whether it was decoded from the source or is a stored keyframe.
      */
-    private void frame(Context ctx) throws IOException {
+    private FrameRenderer.Rendered frame(Context ctx) throws IOException {
         FrameParams p = FrameParams.of(ctx, config.limits());
         ToolDispatcher.requireRead(ctx.attribute("caller"), p.stream(), "id");
-        FrameRenderer.Rendered img = wiring.frames().render(p.frameId(), p.stream(), p.width(), p.height(), p.crop(), p.padding());
+        return wiring.frames().render(p.frameId(), p.stream(), p.width(), p.height(), p.crop(), p.padding());
+    }
+
+    private static void writeFrame(Context ctx, FrameRenderer.Rendered img) {
         ctx.header("X-VideoWorld-Origin", img.origin());
         ctx.header("Cache-Control", "max-age=3600");
         ctx.contentType("image/jpeg").result(img.jpeg());
@@ -144,26 +204,54 @@ public final class QueryServer implements AutoCloseable {
      * trace steps arrive as server-sent {@code step} events and the result as a {@code result} event.
      */
     private void ask(Context ctx) throws IOException {
-        JsonNode body = bodies.read(ctx.req());
-        if (body.isObject()) {
-            InputBounds.check(body, config.limits());
-        }
-        Caller caller = ctx.attribute("caller");
-        AskService ask = wiring.ask();
-        boolean sse = body.path("stream").asBoolean(false) || "text/event-stream".equals(ctx.header("Accept"));
-        if (!sse) {
-            ctx.json(ask.ask(caller, body, null));
-            return;
-        }
-        // Validation errors still answer as plain 4xx JSON: nothing is streamed before the request is known to be good.
-        AskService.validate(body);
-        EventStream events = EventStream.open(ctx);
+        // Held until the agent run ends, even past the deadline, since until then it still works.
+        Traffic.Permit permit = traffic.ask();
+        boolean handedOver = false;
         try {
-            events.send("result", ask.ask(caller, body, step -> events.send("step", step)));
-        } catch (Exception e) {
-            // The status line is long sent: the error travels as an event, mapped like any other.
-            ErrorMapper.Answer a = ErrorMapper.answer(e, "POST /v1/ask (stream)");
-            events.send("error", new ErrorMapper.Detail(a.code(), a.message(), null));
+            JsonNode body = bodies.read(ctx.req());
+            if (body.isObject()) {
+                InputBounds.check(body, config.limits());
+            }
+            Caller caller = ctx.attribute("caller");
+            AskService ask = wiring.ask();
+            boolean sse = body.path("stream").asBoolean(false) || "text/event-stream".equals(ctx.header("Accept"));
+            if (!sse) {
+                handedOver = true;
+                ctx.future(() -> traffic.withDeadline(() -> {
+                    try {
+                        return ask.ask(caller, body, null);
+                    } finally {
+                        permit.close();
+                    }
+                }).handle((answer, error) -> {
+                    if (error == null) {
+                        ctx.json(answer);
+                    } else {
+                        if (!(unwrap(error) instanceof DeadlineExceeded)) {
+                            permit.close();
+                        }
+                        fail(error, ctx);
+                    }
+                    return null;
+                }));
+                return;
+            }
+            // Validation errors still answer as plain 4xx JSON: nothing is streamed before the request is known to be good.
+            AskService.validate(body);
+            try (Traffic.Permit stream = traffic.sse()) {
+                EventStream events = EventStream.open(ctx);
+                try {
+                    events.send("result", ask.ask(caller, body, step -> events.send("step", step)));
+                } catch (Exception e) {
+                    // The status line is long sent: the error travels as an event, mapped like any other.
+                    ErrorMapper.Answer a = ErrorMapper.answer(e, "POST /v1/ask (stream)");
+                    events.send("error", new ErrorMapper.Detail(a.code(), a.message(), null));
+                }
+            }
+        } finally {
+            if (!handedOver) {
+                permit.close();
+            }
         }
     }
 
@@ -177,7 +265,13 @@ public final class QueryServer implements AutoCloseable {
         ToolDispatcher.requireRead(ctx.attribute("caller"), stream, "id");
         String lastEventId = ctx.header("Last-Event-ID") != null ? ctx.header("Last-Event-ID") : ctx.queryParam("last_event_id");
         IndexTail.Position start = LiveEvents.start(lastEventId, ctx.queryParam("from"));
-        EventStream events = EventStream.open(ctx);
+        try (Traffic.Permit open = traffic.sse()) {
+            EventStream events = EventStream.open(ctx);
+            follow(stream, start, events);
+        }
+    }
+
+    private void follow(String stream, IndexTail.Position start, EventStream events) {
         try {
             wiring.live().follow(stream, start, new LiveEvents.Sink() {
                 @Override
@@ -203,6 +297,13 @@ public final class QueryServer implements AutoCloseable {
         }
     }
 
+    private static Set<String> routes() {
+        Set<String> r = new HashSet<>();
+        Endpoints.ALL.forEach(e -> r.add(e.method() + " " + e.path()));
+        r.add("POST " + TOOL_ROUTE);
+        return Set.copyOf(r);
+    }
+
     private static String page(String resource) throws IOException {
         try (InputStream in = QueryServer.class.getResourceAsStream(resource)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -217,6 +318,47 @@ public final class QueryServer implements AutoCloseable {
                     ? "an Authorization: Bearer <token> header is required" : "the bearer token is not known");
         });
         ctx.attribute("caller", caller);
+        admit(auth.enabled() ? "token:" + caller.name() : "ip:" + ctx.ip());
+    }
+
+    /** Counts a request against its caller's rate: by token name, or by address while authentication is off. */
+    private void admit(String caller) {
+        traffic.admit(caller);
+    }
+
+    /** Writes the error answer for {@code e}; a refusal by a traffic limit also says when to retry. */
+    private static void fail(Throwable e, Context ctx) {
+        Throwable t = unwrap(e);
+        if (t instanceof LimitExceeded limit) {
+            ctx.header("Retry-After", Long.toString(limit.retryAfterSeconds()));
+        }
+        ErrorMapper.respond(t instanceof Exception x ? x : new IllegalStateException(t), ctx);
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    /** Counts one answered request by its route (never the raw path, so a scan of random paths adds no series). */
+    private void record(Context ctx, Float ms) {
+        String route;
+        try {
+            route = ctx.endpointHandlerPath();
+        } catch (RuntimeException none) {
+            route = null;
+        }
+        if (route == null || !(ROUTES.contains(ctx.method().name() + " " + route))) {
+            route = "unmatched";
+        }
+        String tool = "none";
+        if (TOOL_ROUTE.equals(route)) {
+            String name = ctx.pathParamMap().get("name");
+            tool = name == null ? "unknown" : wiring.dispatcher().catalog().find(name).map(ToolCatalog.ToolDef::name).orElse("unknown");
+        }
+        metrics.request(ctx.method().name(), route, tool, ctx.statusCode(), (long) (ms * 1_000_000L));
     }
 
     /** Stops serving, then closes the Elasticsearch client and the decoder's open files. */
@@ -228,7 +370,12 @@ public final class QueryServer implements AutoCloseable {
             mcp.close();
             app.stop();
         } finally {
-            wiring.close();
+            try {
+                traffic.close();
+                wiring.close();
+            } finally {
+                metrics.close();
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ import io.videoworld.query.alerts.Alerts;
 import io.videoworld.query.entity.EntityLooks;
 import io.videoworld.query.entity.EntityTools;
 import io.videoworld.query.live.LiveEvents;
+import io.videoworld.query.metrics.ServiceMetrics;
 import io.videoworld.query.entity.SpatialRelations;
 import io.videoworld.query.entity.TrajectoryTools;
 import io.videoworld.query.memory.MemoryTools;
@@ -68,8 +69,8 @@ final class QueryWiring implements AutoCloseable {
     private final StreamsService streams;
     private final Retention retention;
 
-    QueryWiring(QueryConfig c) {
-        this.transport = EsClients.transport(c.esUrl());
+    QueryWiring(QueryConfig c, ServiceMetrics metrics) {
+        this.transport = EsClients.transport(c.esUrl(), metrics.elasticsearch());
         ElasticsearchClient es = EsClients.sync(transport);
         this.seeker = new VideoSeeker();
         this.dispatcher = new ToolDispatcher(ToolCatalog.load(), c.limits());
@@ -132,7 +133,7 @@ final class QueryWiring implements AutoCloseable {
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
         this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
-        this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS, c.webhooks());
+        this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS, c.webhooks(), metrics::alertDelivery);
         this.timeline = new TimelineLanes(es, videos, objects);
     }
 

@@ -7,6 +7,7 @@ import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.auth.Auth;
+import io.videoworld.query.limits.TrafficLimits;
 import io.videoworld.query.streams.RetentionPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -76,6 +77,43 @@ public final class ServiceOptions {
             + "link-local, e.g. 127.0.0.1/32,10.8.0.0/16 (default: none, public addresses only)")
     List<String> webhookNetworks = new java.util.ArrayList<>();
 
+    @Option(names = "--rate-limit", defaultValue = "400", description = "requests per second each caller (a token, or an IP address "
+            + "while authentication is off) may make on /v1/* and /mcp; past it 429 with Retry-After; 0 for no limit (default: ${DEFAULT-VALUE})")
+    double rateLimit;
+
+    @Option(names = "--rate-burst", defaultValue = "800", description = "requests a caller may make at once before --rate-limit "
+            + "applies (default: ${DEFAULT-VALUE})")
+    int rateBurst;
+
+    @Option(names = "--request-deadline", defaultValue = "120", description = "seconds a JSON answer may take before the client "
+            + "gets 504; event streams are not bounded by it; 0 for none (default: ${DEFAULT-VALUE})")
+    double requestDeadline;
+
+    @Option(names = "--max-concurrent-ask", defaultValue = "64", description = "/v1/ask requests served at once; more get 503 "
+            + "with Retry-After (default: ${DEFAULT-VALUE})")
+    int maxConcurrentAsk;
+
+    @Option(names = "--max-sse-clients", defaultValue = "256", description = "server-sent event streams open at once (live events "
+            + "and streamed /v1/ask); more get 503 with Retry-After (default: ${DEFAULT-VALUE})")
+    int maxSseClients;
+
+    @Option(names = "--max-workers", defaultValue = "256", description = "JSON answers computed at once; more get 503 with "
+            + "Retry-After (default: ${DEFAULT-VALUE})")
+    int maxWorkers;
+
+    /** The traffic limits these options name. */
+    TrafficLimits traffic() {
+        if (requestDeadline < 0 || Double.isNaN(requestDeadline)) {
+            throw new IllegalArgumentException("--request-deadline must be 0 (none) or a positive number of seconds");
+        }
+        try {
+            return new TrafficLimits(rateLimit, rateBurst, Math.round(requestDeadline * 1000), maxConcurrentAsk, maxSseClients, maxWorkers);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--rate-limit, --rate-burst, --max-concurrent-ask, --max-sse-clients, --max-workers: "
+                    + e.getMessage(), e);
+        }
+    }
+
     /**
      * The configuration these options name; models that fail to load are left out with one line on
      * stderr saying what is lost.
@@ -90,7 +128,7 @@ public final class ServiceOptions {
             throw new IllegalArgumentException("--source-root: " + e.getMessage(), e);
         }
         QueryConfig config = QueryConfig.of(esUrl, frameStore).withIngest(IngestHealth.of(flinkUrl)).withSources(sources)
-                .withAuth(Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN")));
+                .withAuth(Auth.load(tokens, System.getenv("VW_ADMIN_TOKEN"))).withTraffic(traffic());
         try {
             config = config.withWebhooks(io.videoworld.query.alerts.WebhookEgress.of(webhookHosts, webhookNetworks));
         } catch (IllegalArgumentException e) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
 import io.videoworld.query.api.Endpoints;
 import io.videoworld.query.api.ToolCatalog;
+import io.videoworld.query.limits.TrafficLimits;
 import io.videoworld.testkit.TestInfra;
 import io.videoworld.testkit.ToolFuzz;
 import java.net.URI;
@@ -35,7 +36,8 @@ class ToolSurfaceTest {
     static void start() throws Exception {
         String es = TestInfra.get().elasticsearchUrl();
         ToolFuzz.indexStream(es, tmp);
-        server = new QueryServer(QueryConfig.of(es, tmp.toString())).start("127.0.0.1", 0);
+        // Tens of thousands of requests as one caller: this tests answers, not the rate limit (LimitsTest does).
+        server = new QueryServer(QueryConfig.of(es, tmp.toString()).withTraffic(TrafficLimits.defaults().withRate(0, 1))).start("127.0.0.1", 0);
     }
 
     @AfterAll

@@ -47,10 +47,13 @@ final class AlertEngine implements AutoCloseable {
         return t;
     });
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER).build();
+    private final java.util.function.Consumer<String> attempts;
     private IndexTail tail;
     private boolean firstPoll = true;
 
-    AlertEngine(ElasticsearchClient es, AlertStore store, long pollMs, long settleMs, WebhookEgress egress) {
+    AlertEngine(ElasticsearchClient es, AlertStore store, long pollMs, long settleMs, WebhookEgress egress,
+            java.util.function.Consumer<String> attempts) {
+        this.attempts = attempts;
         this.es = es;
         this.egress = egress;
         this.store = store;
@@ -179,6 +182,7 @@ final class AlertEngine implements AutoCloseable {
         Delivery.Attempt at = new Delivery.Attempt(n, start, status, now - start, error);
         long wait = a.backoffMs() << Math.min(20, n - 1);
         String next = error == null ? Delivery.DELIVERED : refused || n >= a.maxAttempts() ? Delivery.FAILED : Delivery.PENDING;
+        attempts.accept(next);
         Delivery updated = d.with(at, next, now + wait + WEBHOOK_TIMEOUT.toMillis() + LEASE_SLACK_MS);
         try {
             store.update(updated);

@@ -28,9 +28,18 @@ public final class Alerts implements AutoCloseable {
 
     /** @param egress where webhooks may point; checked at creation and before every delivery */
     public Alerts(ElasticsearchClient es, long pollMs, long settleMs, WebhookEgress egress) {
+        this(es, pollMs, settleMs, egress, status -> {});
+    }
+
+    /**
+     * Alerts that also tell {@code attempts} the state each webhook attempt left its delivery in (for metrics).
+     *
+     * @param egress where webhooks may point; checked at creation and before every delivery
+     */
+    public Alerts(ElasticsearchClient es, long pollMs, long settleMs, WebhookEgress egress, java.util.function.Consumer<String> attempts) {
         this.store = new AlertStore(es);
         this.egress = egress;
-        this.engine = new AlertEngine(es, store, pollMs, settleMs, egress);
+        this.engine = new AlertEngine(es, store, pollMs, settleMs, egress, attempts);
     }
 
     /** Starts firing; without it alerts are stored but never fire (for servers that only answer). */

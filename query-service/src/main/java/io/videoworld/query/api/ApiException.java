@@ -4,7 +4,7 @@ package io.videoworld.query.api;
  * A request the service answers with a 4xx/5xx and a JSON error naming what was wrong:
  * {@code {"error": {"code", "message", "field"}}}.
  */
-public final class ApiException extends RuntimeException {
+public class ApiException extends RuntimeException {
     private final int status;
     private final String code;
     private final String field;

@@ -29,6 +29,8 @@ public final class Endpoints {
     /** The list, in the order the document shows it. */
     public static final List<Endpoint> ALL = List.of(
             new Endpoint("GET", "/health", "Service, Elasticsearch and ingest job status; 503 when degraded", JSON, false, true),
+            new Endpoint("GET", "/metrics", "Prometheus metrics: requests by route, tool and status, Elasticsearch calls, event streams, "
+                    + "alert deliveries, refusals by limit, the JVM (docs/metrics.md)", "text/plain", false, true),
             new Endpoint("GET", "/openapi.json", "This document", JSON, false, true),
             new Endpoint("GET", "/docs", "A page that renders this document", HTML, false, true),
             new Endpoint("GET", "/timeline", "The timeline page: a stream's shots, scenes, events and tracks as lanes", HTML, false, true),

@@ -3,9 +3,12 @@ package io.videoworld.query.mcp;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.videoworld.core.Json;
+import io.videoworld.query.api.ErrorMapper;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Auth;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.limits.LimitExceeded;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -13,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * MCP's streamable HTTP transport (the SDK's servlet) at {@link #PATH}, behind the same bearer
@@ -24,12 +28,23 @@ public final class McpHttp extends HttpServlet implements AutoCloseable {
     public static final String PATH = "/mcp";
 
     private final transient Auth auth;
+    private final transient Consumer<String> admit;
     private final transient HttpServletStreamableServerTransportProvider transport;
     private final transient McpSyncServer server;
 
     /** MCP over the tools of {@code dispatcher}, for the callers {@code auth} knows; requests over {@code maxBodyBytes} are refused. */
     public McpHttp(Auth auth, ToolDispatcher dispatcher, int maxBodyBytes) {
+        this(auth, dispatcher, maxBodyBytes, caller -> {});
+    }
+
+    /**
+     * The same, with {@code admit} counting each request against its caller's rate limit (named
+     * {@code token:NAME}, or {@code ip:ADDRESS} while authentication is off); it throws
+     * {@link LimitExceeded} to refuse, answered 429 with {@code Retry-After}.
+     */
+    public McpHttp(Auth auth, ToolDispatcher dispatcher, int maxBodyBytes, Consumer<String> admit) {
         this.auth = auth;
+        this.admit = admit;
         this.transport = HttpServletStreamableServerTransportProvider.builder().jsonMapper(McpTools.jsonMapper()).mcpEndpoint(PATH)
                 .maxRequestSize(maxBodyBytes)
                 .contextExtractor(req -> McpTransportContext.create(Map.of(McpTools.CALLER, req.getAttribute(McpTools.CALLER))))
@@ -48,6 +63,16 @@ public final class McpHttp extends HttpServlet implements AutoCloseable {
                     : "the bearer token is not known";
             resp.getOutputStream().write(("{\"error\":{\"code\":\"unauthorized\",\"message\":\"" + why + "\"}}")
                     .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        try {
+            admit.accept(auth.enabled() ? "token:" + caller.get().name() : "ip:" + req.getRemoteAddr());
+        } catch (LimitExceeded limit) {
+            resp.setStatus(limit.status());
+            resp.setHeader("Retry-After", Long.toString(limit.retryAfterSeconds()));
+            resp.setContentType("application/json");
+            resp.getOutputStream().write(Json.MAPPER.writeValueAsBytes(new ErrorMapper.Body(new ErrorMapper.Detail(limit.code(),
+                    limit.getMessage(), null))));
             return;
         }
         req.setAttribute(McpTools.CALLER, caller.get());
