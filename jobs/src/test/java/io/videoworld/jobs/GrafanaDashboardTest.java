@@ -122,7 +122,7 @@ class GrafanaDashboardTest {
         SingleOutputStreamOperator<FrameBatch> batches = env.fromSequence(0, Long.MAX_VALUE).map(new Slowly())
                 .process(new RouteDeadLetters()).name("route-dead-letters");
         batches.sinkTo(new DiscardingSink<>());
-        batches.getSideOutput(RouteDeadLetters.DEAD_LETTERS).map(new CountDeadLetters()).name("count-dead-letters").sinkTo(new DiscardingSink<>());
+        batches.getSideOutput(io.videoworld.operators.deadletters.DeadLetters.TAG).map(new CountDeadLetters()).name("count-dead-letters").sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync("dashboard-metrics");
         try {
             Set<String> served = Set.of();
