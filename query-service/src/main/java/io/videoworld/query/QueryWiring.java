@@ -20,6 +20,9 @@ import io.videoworld.query.entity.EntityLooks;
 import io.videoworld.query.entity.EntityTools;
 import io.videoworld.query.live.LiveEvents;
 import io.videoworld.query.metrics.ServiceMetrics;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import java.util.Map;
+import java.util.function.Function;
 import io.videoworld.query.entity.SpatialRelations;
 import io.videoworld.query.entity.TrajectoryTools;
 import io.videoworld.query.memory.MemoryTools;
@@ -135,6 +138,27 @@ final class QueryWiring implements AutoCloseable {
         this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);
         this.alerts = new Alerts(es, ALERT_POLL_MS, LIVE_SETTLE_MS, c.webhooks(), metrics::alertDelivery);
         this.timeline = new TimelineLanes(es, videos, objects);
+
+        // Each owner is held by the tools that read through it: the meters read it weakly, as Micrometer's do.
+        caches(metrics, "videos", videos, VideoRepository::cacheStats);
+        caches(metrics, "segments", segments, SegmentRepository::cacheStats);
+        caches(metrics, "frames", frameDocs, FrameRepository::cacheStats);
+        caches(metrics, "perception", perception, PerceptionRepository::cacheStats);
+        caches(metrics, "memory", memory, MemoryRepository::cacheStats);
+        caches(metrics, "objects", objects, ObjectRepository::cacheStats);
+        caches(metrics, "audio", audio, AudioTools::cacheStats);
+        caches(metrics, "evidence", evidence, EvidenceSearch::cacheStats);
+        caches(metrics, "video", seeker, s -> Map.of("seeker", s.cacheStats()));
+        if (c.embedder() != null) {
+            caches(metrics, "text", c.embedder(), e -> Map.of("embeddings", e.cacheStats()));
+        }
+    }
+
+    /** Each of an owner's caches as {@code cache_gets_total{cache="<owner>.<name>"}}, read from its statistics at each scrape. */
+    private static <T> void caches(ServiceMetrics metrics, String owner, T holder, Function<T, Map<String, CacheStats>> stats) {
+        for (String name : stats.apply(holder).keySet()) {
+            metrics.bindCache(owner + "." + name, holder, h -> stats.apply(h).get(name).hitCount(), h -> stats.apply(h).get(name).missCount());
+        }
     }
 
     ToolDispatcher dispatcher() {

@@ -72,6 +72,19 @@ class MetricsTest {
     }
 
     @Test
+    void theServicesOwnReadCachesAreCounted() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            send(at("/v1/tools/get_temporal_structure").POST(HttpRequest.BodyPublishers.ofString("{\"video_id\": \"cache-probe\"}")));
+        }
+        String m = scrape();
+        assertThat(m).contains("cache_gets_total{cache=\"segments.").contains("cache_gets_total{cache=\"evidence.")
+                .contains("cache_gets_total{cache=\"video.seeker\",result=\"miss\"}");
+        double videoLookups = m.lines().filter(l -> l.startsWith("cache_gets_total{cache=\"videos."))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertThat(videoLookups).as("stream lookups counted by the videos cache").isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
     void metricsNeedNoTokenAndAreListedInTheOpenApiDocument() throws Exception {
         assertThat(send(at("/openapi.json")).body()).contains("\"/metrics\"");
     }
