@@ -57,7 +57,6 @@ public final class SoakBench {
     private static final String QUERY = "http://127.0.0.1:8080";
     private static final String BOOTSTRAP = "127.0.0.1:19092,127.0.0.1:19192,127.0.0.1:19292";
     private static final int FLINK_PORT = 8081;
-    private static final long EPOCH = 1_700_000_000_000L;
     private static final int SCREEN_FRAMES = 30;
     private static final int CAMERA_SECONDS = 20;
     private static final String[] INDICES = {Names.FRAMES_INDEX, Names.SHOTS_INDEX, Names.TRACKS_INDEX, Names.EPISODES_INDEX,
@@ -70,6 +69,8 @@ public final class SoakBench {
     private final List<String> fiveHundreds = new ArrayList<>();
     /** The documents {@link #contents} read last, by index and stream kind, to show what differs. */
     private final Map<String, List<String>> lastDocs = new LinkedHashMap<>();
+    /** Each copy's push epoch, which {@link #contents} takes out of times and references. */
+    private final Map<String, Long> epochs = new LinkedHashMap<>();
 
     private SoakBench(String cluster, StackSources sources) {
         this.cluster = cluster;
@@ -115,7 +116,7 @@ public final class SoakBench {
             int corpusRounds = 0;
             boolean tmKilled = false;
             boolean esRestarted = false;
-            List<Poison> corpus = MalformedRecords.corpus(EPOCH);
+            List<Poison> corpus = MalformedRecords.corpus(1_700_000_000_000L);
             long nextCopy = t0;
             long nextCorpus = t0 + 30_000;
             long nextFuzz = t0 + 15_000;
@@ -195,8 +196,14 @@ public final class SoakBench {
         }
     }
 
-    /** The recorded session and clip, pushed as files (not live), as streams {@code prefix}-scr and {@code prefix}-cam. */
-    private void pushCopy(KafkaProducer<byte[], byte[]> producer, String prefix) {
+    /**
+     * The recorded session and clip, pushed as files (not live), as streams {@code prefix}_scr and {@code prefix}_cam, starting now
+     * as a push does: event time is one clock for every stream, so a copy dated in the past would arrive behind the live streams'
+     * watermark. Returns the push's epoch.
+     */
+    private long pushCopy(KafkaProducer<byte[], byte[]> producer, String prefix) {
+        long epoch = System.currentTimeMillis() / 1000 * 1000;
+        epochs.put(prefix, epoch);
         SourceInfo folder = new SourceInfo(1, null, (long) SCREEN_FRAMES, "jpeg", false, 0, 0, null, null, 1280, 800, 1);
         List<Frame> screens = new ArrayList<>();
         for (int i = 0; i < SCREEN_FRAMES; i++) {
@@ -204,7 +211,7 @@ public final class SoakBench {
         }
         for (int b = 0; b * 10 < SCREEN_FRAMES; b++) {
             List<Frame> part = screens.subList(b * 10, Math.min(SCREEN_FRAMES, b * 10 + 10));
-            send(producer, new FrameBatch(prefix + "_scr", SourceKind.SCREEN, "soak:desktop", b, EPOCH, folder, part, (b + 1) * 10 >= SCREEN_FRAMES));
+            send(producer, new FrameBatch(prefix + "_scr", SourceKind.SCREEN, "soak:desktop", b, epoch, folder, part, (b + 1) * 10 >= SCREEN_FRAMES));
         }
         SourceInfo clip = new SourceInfo(25, CAMERA_SECONDS * 1000L, CAMERA_SECONDS * 25L, "h264", false, 0, 0, null, null, 640, 360, 25);
         for (int s = 0; s < CAMERA_SECONDS; s++) {
@@ -214,9 +221,10 @@ public final class SoakBench {
                 SourceFrame f = sources.camera().get(index % sources.camera().size());
                 frames.add(new Frame(index, index * 40L, null, f.width(), f.height(), f.jpeg()));
             }
-            send(producer, new FrameBatch(prefix + "_cam", SourceKind.VIDEO, "soak:camera.mp4", s, EPOCH, clip, frames, s == CAMERA_SECONDS - 1));
+            send(producer, new FrameBatch(prefix + "_cam", SourceKind.VIDEO, "soak:camera.mp4", s, epoch, clip, frames, s == CAMERA_SECONDS - 1));
         }
         producer.flush();
+        return epoch;
     }
 
     /** Two live screens at 1 fps and a live camera at 25 fps, in real time, until told to stop. */
@@ -361,7 +369,8 @@ public final class SoakBench {
                     ObjectNode doc = Json.MAPPER.createObjectNode();
                     doc.put("_id", h.path("_id").asText());
                     doc.set("_source", h.path("_source"));
-                    docs.add(Json.MAPPER.writeValueAsString(sorted(doc)).replace(stream, "STREAM" + kind));
+                    docs.add(Json.MAPPER.writeValueAsString(relative(sorted(doc), epochs.get(prefix))).replace(stream, "STREAM" + kind)
+                            .replace(String.valueOf(epochs.get(prefix)), "EPOCH"));
                 }
                 docs.sort(null);
                 MessageDigest sha = MessageDigest.getInstance("SHA-256");
@@ -376,6 +385,26 @@ public final class SoakBench {
     private static String cut(List<String> docs) {
         String all = String.join(" | ", docs.subList(0, Math.min(3, docs.size())));
         return all.length() > 1500 ? all.substring(0, 1500) + "..." : all;
+    }
+
+    /** Times counted from the push's epoch: the same frame of two pushes then has the same document. */
+    private static JsonNode relative(JsonNode n, long epoch) {
+        if (n.isObject()) {
+            ObjectNode o = (ObjectNode) n;
+            List<String> names = new ArrayList<>();
+            o.fieldNames().forEachRemaining(names::add);
+            for (String k : names) {
+                JsonNode v = o.get(k);
+                if (v.isIntegralNumber() && k.endsWith("_ms") && v.asLong() >= epoch) {
+                    o.put(k, v.asLong() - epoch);
+                } else {
+                    relative(v, epoch);
+                }
+            }
+        } else if (n.isArray()) {
+            n.forEach(x -> relative(x, epoch));
+        }
+        return n;
     }
 
     private static JsonNode sorted(JsonNode n) {
