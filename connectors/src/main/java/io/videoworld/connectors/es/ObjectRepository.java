@@ -101,7 +101,8 @@ public final class ObjectRepository {
                 .filter(f -> f.range(r -> r.number(n -> n.field("first_seen_ms").lte((double) toMs))))
                 .filter(f -> f.range(r -> r.number(n -> n.field("last_seen_ms").gte((double) fromMs))))),
                 "first_seen_ms", 500, ObjectRepository::track);
-        out.sort((a, b) -> Integer.compare(b.samples(), a.samples()));
+        // Most samples first; ties by id, since Elasticsearch's order among equal start times varies with its shards.
+        out.sort(java.util.Comparator.comparingInt(Track::samples).reversed().thenComparing(Track::id));
         return List.copyOf(out);
     }
 
