@@ -11,6 +11,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
+import io.videoworld.operators.inference.IdleTimer;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
@@ -101,11 +102,7 @@ public final class StreamCatalog extends GuardedKeyedProcessFunction<String, Fra
 
     @Override
     protected void forget(OnTimerContext ctx) throws Exception {
-        Long pending = idleTimer.value();
-        if (pending != null) {
-            ctx.timerService().deleteEventTimeTimer(pending);
-        }
+        IdleTimer.cancel(idleTimer, ctx.timerService());
         stream.clear();
-        idleTimer.clear();
     }
 }

@@ -68,11 +68,7 @@ public final class CarryDetections extends GuardedKeyedProcessFunction<String, D
 
     @Override
     protected void forget(OnTimerContext ctx) throws Exception {
-        Long pending = timer.value();
-        if (pending != null) {
-            ctx.timerService().deleteEventTimeTimer(pending);
-        }
+        IdleTimer.cancel(timer, ctx.timerService());
         last.clear();
-        timer.clear();
     }
 }

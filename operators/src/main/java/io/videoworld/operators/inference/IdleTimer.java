@@ -9,11 +9,11 @@ import org.apache.flink.streaming.api.TimerService;
  * frame pushes it to {@code eventTime + idleMs}, and the stream's last frame cancels it, so a
  * stream leaves neither state nor a timer behind.
  */
-final class IdleTimer {
+public final class IdleTimer {
     private IdleTimer() {}
 
     /** Cancels the pending timer, if any, and forgets it. */
-    static void cancel(ValueState<Long> timer, TimerService timers) throws IOException {
+    public static void cancel(ValueState<Long> timer, TimerService timers) throws IOException {
         Long pending = timer.value();
         if (pending != null) {
             timers.deleteEventTimeTimer(pending);
@@ -22,7 +22,7 @@ final class IdleTimer {
     }
 
     /** Moves the timer to {@code eventTimeMs + idleMs}. */
-    static void rearm(ValueState<Long> timer, TimerService timers, long eventTimeMs, long idleMs) throws IOException {
+    public static void rearm(ValueState<Long> timer, TimerService timers, long eventTimeMs, long idleMs) throws IOException {
         cancel(timer, timers);
         long at = eventTimeMs + idleMs;
         timers.registerEventTimeTimer(at);

@@ -82,11 +82,7 @@ public final class MotionGateFunction extends GuardedKeyedProcessFunction<String
 
     @Override
     protected void forget(OnTimerContext ctx) throws Exception {
-        Long pending = timer.value();
-        if (pending != null) {
-            ctx.timerService().deleteEventTimeTimer(pending);
-        }
+        IdleTimer.cancel(timer, ctx.timerService());
         memory.clear();
-        timer.clear();
     }
 }

@@ -12,6 +12,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.TimerService;
 import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
+import io.videoworld.operators.inference.IdleTimer;
 import org.apache.flink.util.Collector;
 
 /**
@@ -121,11 +122,7 @@ public final class TrackerOperator extends GuardedKeyedProcessFunction<String, D
 
     @Override
     protected void forget(OnTimerContext ctx) throws Exception {
-        Long pending = timer.value();
-        if (pending != null) {
-            ctx.timerService().deleteEventTimeTimer(pending);
-        }
+        IdleTimer.cancel(timer, ctx.timerService());
         state.clear();
-        timer.clear();
     }
 }
