@@ -82,7 +82,7 @@ class DocsTest {
     void everyCommandNamedIsOneBinVideoworldKnows() throws IOException {
         String script = Files.readString(ROOT.resolve("bin/videoworld"));
         Set<String> top = labels(script.substring(script.indexOf("case \"$cmd\" in")), "^  ([a-z|-]+)\\)");
-        Set<String> bench = labels(script, "^      ([a-z-]+)\\) (?:VW_JAVA_OPTS=\\S+ \\S+ \\S+ )?java_main bench");
+        Set<String> bench = labels(script, "^      ([a-z-]+)\\) (?:(?:VW_JAVA_OPTS=\\S+ \\S+ \\S+ )?java_main bench|exec \"\\$repo/deploy/)");
         Set<String> cluster = labels(Files.readString(ROOT.resolve("deploy/cluster.sh")), "^  ([a-z-]+)\\)");
         cluster.add("faults");
         assertThat(top).contains("demo", "push", "bench", "cluster");
