@@ -11,7 +11,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
-import io.videoworld.operators.inference.IdleTimer;
+import io.videoworld.operators.timers.IdleTimer;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 

@@ -1,5 +1,6 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.operators.timers.IdleTimer;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
 import java.util.List;

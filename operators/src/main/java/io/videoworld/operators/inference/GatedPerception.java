@@ -1,5 +1,6 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.operators.timers.IdleTimer;
 import io.videoworld.core.Keyframe;
 import io.videoworld.operators.deadletters.DeadLetters;
 import io.videoworld.operators.deadletters.Guarded;

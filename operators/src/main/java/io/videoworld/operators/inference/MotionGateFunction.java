@@ -1,5 +1,6 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.operators.timers.IdleTimer;
 import io.videoworld.core.SampledFrame;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.GreyFrame;

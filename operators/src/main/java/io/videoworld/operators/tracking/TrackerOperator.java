@@ -12,7 +12,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.TimerService;
 import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
-import io.videoworld.operators.inference.IdleTimer;
+import io.videoworld.operators.timers.IdleTimer;
 import org.apache.flink.util.Collector;
 
 /**

@@ -1,11 +1,11 @@
-package io.videoworld.operators.inference;
+package io.videoworld.operators.timers;
 
 import java.io.IOException;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.streaming.api.TimerService;
 
 /**
- * The gates' one event-time timer per stream, kept in keyed state so it can be moved: each new
+ * A stream's one event-time idle timer, kept in keyed state so it can be moved: each new
  * frame pushes it to {@code eventTime + idleMs}, and the stream's last frame cancels it, so a
  * stream leaves neither state nor a timer behind.
  */
