@@ -1,5 +1,7 @@
 package io.videoworld.jobs;
 
+import io.videoworld.engines.perception.DetectorSettings;
+
 import io.videoworld.connectors.es.ElasticsearchSink;
 import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsWrite;
@@ -30,7 +32,7 @@ import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
 import io.videoworld.operators.inference.GatedPerception;
-import io.videoworld.operators.inference.QueuedKeyframe;
+import io.videoworld.engines.sampling.QueuedKeyframe;
 import io.videoworld.operators.inference.StampKeyframes;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.operators.inference.MotionGateFunction;
@@ -192,7 +194,7 @@ public final class IngestJob {
                         .name("shots for memory"))
                 .union(routes.tap(videos.process(Stages.map("streams-for-memory", Observation::of), OBSERVATION).name("streams for memory")));
         if (conf.get(PerceptionOptions.ENABLED)) {
-            DetectionFunction.DetectorSettings onKeyframes = detect ? DetectOptions.detector(conf) : null;
+            DetectorSettings onKeyframes = detect ? DetectOptions.detector(conf) : null;
             // The change gate compares a keyframe with its stream's last one, keyed state: keyed by stream, perceived as they come.
             SingleOutputStreamOperator<PerceptionResult> perceived = conf.get(PerceptionOptions.CHANGE_GATE)
                     // Stamped as the shot detector lets them go (chained, its thread), so a live stream's keyframes that queued too long
