@@ -33,9 +33,9 @@ final class EpisodeBatches {
         in = known;
         String title = kind == SourceKind.SCREEN ? WindowChrome.title(in) : title(in);
         String manual = kind == SourceKind.SCREEN && !in.isEmpty() ? WindowKinds.manual(ScreenContinuity.texts(in.get(0))) : null;
-        if (title != null && manual != null && !WindowChrome.norm(title).contains(manual)) {
+        if (title != null && manual != null && !TitleText.norm(title).contains(manual)) {
             // Every terminal shows the same title: the manual page it shows tells its tasks apart (for returns too).
-            title = title + WindowChrome.PARTS + WindowChrome.MANUAL + manual;
+            title = title + TitleText.PARTS + WindowChrome.MANUAL + manual;
         }
         LinkedHashSet<String> lines = new LinkedHashSet<>();
         Map<String, Integer> labels = new LinkedHashMap<>();

@@ -25,12 +25,12 @@ final class FileNames {
     static boolean otherFile(String a, String b) {
         Matcher x = NAMED.matcher(a.strip());
         Matcher y = NAMED.matcher(b.strip());
-        if (!x.matches() || !y.matches() || !WindowChrome.norm(x.group(2)).equals(WindowChrome.norm(y.group(2)))) {
+        if (!x.matches() || !y.matches() || !TitleText.norm(x.group(2)).equals(TitleText.norm(y.group(2)))) {
             return false;
         }
         String nx = x.group(1).strip();
         String ny = y.group(1).strip();
-        return !WindowChrome.norm(nx).equals(WindowChrome.norm(ny)) && !type(nx).equals(type(ny));
+        return !TitleText.norm(nx).equals(TitleText.norm(ny)) && !type(nx).equals(type(ny));
     }
 
     /**
@@ -38,11 +38,11 @@ final class FileNames {
      * of file names made it an editor ({@link WindowKinds#EDITOR}).
      */
     static boolean editing(String title, String app) {
-        return WindowKinds.EDITOR.equals(app) || title != null && NAMED.matcher(title.split(WindowChrome.PARTS)[0].strip()).matches();
+        return WindowKinds.EDITOR.equals(app) || title != null && NAMED.matcher(title.split(TitleText.PARTS)[0].strip()).matches();
     }
 
     /** The part after the name's last dot, letters and digits, lower case. */
     private static String type(String name) {
-        return WindowChrome.norm(name.substring(name.lastIndexOf('.') + 1)).toLowerCase(Locale.ROOT);
+        return TitleText.norm(name.substring(name.lastIndexOf('.') + 1)).toLowerCase(Locale.ROOT);
     }
 }

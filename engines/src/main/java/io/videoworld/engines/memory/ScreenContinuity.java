@@ -19,10 +19,10 @@ import java.util.List;
 final class ScreenContinuity {
     /** Title changed: at least this share of the lines must still be on screen. */
     static final double SAME_LINES = 0.6;
+    /** Screens with fewer content lines than this say too little to overrule the rules. */
+    static final int MIN_LINES = 5;
     /** Title kept: this share of lines kept, or a similar topic, is enough (a page turned, a long scroll). */
     static final double SOME_LINES = 0.15;
-    /** Two names of a document read alike at least this much are one (OCR misreads a letter of a short name). */
-    static final double SAME_NAME = 0.7;
     /**
      * Two keyframes whose colour-and-layout descriptors are at least this alike show one window
      * (pages of one document on the tuning seeds: 1 - cosine about 2e-4; another app or theme: 1e-2 and more).
@@ -53,7 +53,7 @@ final class ScreenContinuity {
         // The document a window shows where its title does not say (a terminal's title stays for every manual page and the shell).
         String ma = WindowKinds.manual(texts(before));
         String mb = WindowKinds.manual(texts(next));
-        if (ma != null && mb != null && !sameName(ma, mb)
+        if (ma != null && mb != null && !WindowChrome.sameName(ma, mb)
                 || (ma == null) != (mb == null) && !sameStatus && overlap < SAME_LINES) {
             return false;
         }
@@ -66,7 +66,7 @@ final class ScreenContinuity {
             return false;
         }
         if (sameTitle && pa == null && pb == null && overlap < SOME_LINES && FileNames.editing(ta, appA) && FileNames.editing(tb, appB)
-                && Math.min(norms(before).size(), norms(next).size()) >= ScreenReturns.MIN_LINES) {
+                && Math.min(norms(before).size(), norms(next).size()) >= MIN_LINES) {
             // An editor under one title or tab strip: typing and new lines keep most lines, another tab (a file of
             // the same name, a strip that names every open file) shows others, however alike its topic (two changelogs).
             return false;
@@ -90,15 +90,6 @@ final class ScreenContinuity {
     /** Whether two keyframes look alike as a whole (colour and layout descriptor): one window, its chrome and theme unchanged. */
     static boolean samePicture(Perception a, Perception b) {
         return a.imageDescriptor() != null && b.imageDescriptor() != null && Vectors.cosine(a.imageDescriptor(), b.imageDescriptor()) >= SAME_PICTURE;
-    }
-
-    /**
-     * Whether two document names read by OCR are one: alike as a whole, and what differs once the
-     * letters they share at both ends are taken off is a misread letter or two
-     * ("tk8.6/changelog.Debian" and "libxi6/changelog.Debian" share most letters but are two pages).
-     */
-    static boolean sameName(String a, String b) {
-        return WindowChrome.similarity(a, b) >= SAME_NAME && WindowChrome.sameAddress(a, b);
     }
 
     /** The share of the lines of the keyframe with fewer of them that the other one shows too (read alike). */
@@ -138,7 +129,7 @@ final class ScreenContinuity {
             if (l.y() < p.height() * top || l.y() > p.height() * (1 - WindowChrome.BOTTOM_BAND)) {
                 continue;
             }
-            String n = WindowChrome.norm(l.text());
+            String n = TitleText.norm(l.text());
             if (n.length() >= MIN_LINE) {
                 out.add(n.length() > 80 ? n.substring(0, 80) : n);
             }

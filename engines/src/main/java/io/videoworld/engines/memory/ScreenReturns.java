@@ -24,8 +24,6 @@ final class ScreenReturns {
     static final double SAME_SCREEN = 0.5;
     /** Under this share two screens of a return found by title show different things (another task under that title). */
     static final double OTHER_SCREEN = 0.1;
-    /** Screens with fewer content lines than this say too little to overrule the rules. */
-    static final int MIN_LINES = 5;
     /** A remembered screen with fewer lines than this says too little even when all of them are shown again. */
     static final int FEW_LINES = 3;
     /** Lines kept per view, and letters per line: bounded state (views are kept for the recent batches and the remembered tasks). */
@@ -65,7 +63,7 @@ final class ScreenReturns {
         // With its top band too: a window returned to full screen shows at the top what it showed under its chrome when
         // it was left (the remembered views keep the content band only, so chrome there never matches); the better share counts.
         List<String> whole = ScreenContinuity.norms(first, 0);
-        if (whole.size() < MIN_LINES) {
+        if (whole.size() < ScreenContinuity.MIN_LINES) {
             return rules;
         }
         long left = views.stream().filter(v -> v.batchSeq() == prevSeq).mapToLong(BatcherState.View::activity).findFirst().orElse(prevSeq);
@@ -75,9 +73,9 @@ final class ScreenReturns {
             if (v.activity() == left || v.batchSeq() == prevSeq || v.lines().size() < FEW_LINES || otherApp(app, appOf.apply(v.batchSeq()))) {
                 continue;
             }
-            double share = Math.max(now.size() < MIN_LINES ? 0 : ScreenContinuity.overlap(now, v.lines()), ScreenContinuity.overlap(whole, v.lines()));
+            double share = Math.max(now.size() < ScreenContinuity.MIN_LINES ? 0 : ScreenContinuity.overlap(now, v.lines()), ScreenContinuity.overlap(whole, v.lines()));
             // A screen that showed little (a shell after two commands) is returned to only when every line of it is there again.
-            if (share >= bestShare && (v.lines().size() >= MIN_LINES || share >= 1)) {
+            if (share >= bestShare && (v.lines().size() >= ScreenContinuity.MIN_LINES || share >= 1)) {
                 best = v;
                 bestShare = share;
             }
@@ -96,7 +94,7 @@ final class ScreenReturns {
         }
         if (EpisodeBatch.RETURN.equals(rules.kind())) {
             BatcherState.View target = views.stream().filter(v -> v.batchSeq() == rules.relatedBatch()).findFirst().orElse(null);
-            if (target != null && target.lines().size() >= MIN_LINES && now.size() >= MIN_LINES && ScreenContinuity.overlap(now, target.lines()) < OTHER_SCREEN) {
+            if (target != null && target.lines().size() >= ScreenContinuity.MIN_LINES && now.size() >= ScreenContinuity.MIN_LINES && ScreenContinuity.overlap(now, target.lines()) < OTHER_SCREEN) {
                 return new EpisodePolicy.Relation(EpisodeBatch.NEW, -1, rules.similarity());
             }
         }
@@ -184,7 +182,7 @@ final class ScreenReturns {
                     .orElse(activity);
         }
         List<String> shown = lines(last);
-        if (shown.size() < MIN_LINES) {
+        if (shown.size() < ScreenContinuity.MIN_LINES) {
             // A full-screen window's text starts at the top, in the band kept out for chrome: the whole frame is its content.
             shown = bounded(ScreenContinuity.norms(last, 0));
         }

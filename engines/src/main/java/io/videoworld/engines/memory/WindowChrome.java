@@ -27,10 +27,10 @@ final class WindowChrome {
     static final double GAP = 0.12;
     /** Text that starts right of this share of the width, in the top band, is a notification or a tray (titles are centred or left). */
     static final double CORNER = 0.68;
-    /** Between the title and the chrome row under it in a title. */
-    static final String PARTS = " \u00a6 ";
     /** Before the name of the manual page a terminal shows, as the last part of its title. */
     static final String MANUAL = "man ";
+    /** Two names of a document read alike at least this much are one (OCR misreads a letter of a short name). */
+    static final double SAME_NAME = 0.7;
     /** Normalised edit similarity at which two rows (or titles) are the same text read twice. */
     static final double SAME_TEXT = 0.8;
     /** Letters two readings of one address may differ by (OCR drops or misreads a few). */
@@ -82,10 +82,10 @@ final class WindowChrome {
             }
             row.sort(Comparator.comparingDouble(TextLine::x));
             // A notification is a box in a top corner, over the window: a piece that starts that far right is not a title.
-            row.removeIf(l -> l.x() >= p.width() * CORNER && norm(l.text()).length() >= 3);
+            row.removeIf(l -> l.x() >= p.width() * CORNER && TitleText.norm(l.text()).length() >= 3);
             List<TextLine> piece = new ArrayList<>();
             for (TextLine l : row) {
-                boolean control = norm(l.text()).length() <= 4 && (l.x() > p.width() * 0.88 || l.x() + l.width() < p.width() * 0.06);
+                boolean control = TitleText.norm(l.text()).length() <= 4 && (l.x() > p.width() * 0.88 || l.x() + l.width() < p.width() * 0.06);
                 if (control) {
                     continue;
                 }
@@ -156,7 +156,7 @@ final class WindowChrome {
         // The title, and a URL bar under it: tabs behind one strip (or one title) differ there.
         Row first = chrome.get(0);
         Row second = chrome.stream().filter(r -> r.row() > first.row() && WindowKinds.addressBar(r.text())).findFirst().orElse(null);
-        return second == null ? first.text() : first.text() + PARTS + second.text();
+        return second == null ? first.text() : first.text() + TitleText.PARTS + second.text();
     }
 
     /** The application a title names, or a window convention shows; null when neither does. */
@@ -171,7 +171,7 @@ final class WindowChrome {
      * for the title of a window without one): that reading is the weakest of all.
      */
     static String app(String title, List<String> lines, boolean pager) {
-        String t = title == null ? null : title.split(PARTS)[0].strip();
+        String t = title == null ? null : title.split(TitleText.PARTS)[0].strip();
         if (t != null) {
             Matcher m = SPACED_DASH.matcher(t);
             int cut = -1;
@@ -183,7 +183,7 @@ final class WindowChrome {
             }
             // An app's name is a word or two; more after a dash is a line of text taken for a title ("-h, --help Print a usage message").
             if (cut > 0 && cut < t.length() && t.substring(cut).strip().split("\\s+").length <= 3 && !OPTION.matcher(t).find()) {
-                String app = norm(t.substring(cut));
+                String app = TitleText.norm(t.substring(cut));
                 if (app.length() >= 3 && NAME_START.matcher(t.substring(cut).strip()).find()) {
                     return app;
                 }
@@ -196,7 +196,7 @@ final class WindowChrome {
             Matcher plain = NAME_AFTER_DASH.matcher(t);
             // "gsettings-desktop-schemas", "python3-software-properties": a hyphenated word (two dashes in one word) names no app.
             if (plain.find() && !HYPHENATED.matcher(t).find() && !OPTION.matcher(t).find()) {
-                return norm(plain.group(1));
+                return TitleText.norm(plain.group(1));
             }
             if (PROMPT.matcher(t).find()) {
                 return "terminal";
@@ -211,9 +211,13 @@ final class WindowChrome {
         return WindowKinds.of(title, lines);
     }
 
-    /** Letters and digits, lower case. */
-    static String norm(String s) {
-        return s == null ? "" : s.replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
+    /**
+     * Whether two document names read by OCR are one: alike as a whole, and what differs once the
+     * letters they share at both ends are taken off is a misread letter or two
+     * ("tk8.6/changelog.Debian" and "libxi6/changelog.Debian" share most letters but are two pages).
+     */
+    static boolean sameName(String a, String b) {
+        return similarity(a, b) >= SAME_NAME && sameAddress(a, b);
     }
 
     /** Whether two titles are the same words read twice (OCR noise, a modification mark aside; not two file types, {@link FileNames}), row by row where both have two. */
@@ -221,13 +225,13 @@ final class WindowChrome {
         if (a == null || b == null) {
             return false;
         }
-        String[] x = a.split(PARTS);
-        String[] y = b.split(PARTS);
+        String[] x = a.split(TitleText.PARTS);
+        String[] y = b.split(TitleText.PARTS);
         if (x[x.length - 1].startsWith(MANUAL) != y[y.length - 1].startsWith(MANUAL)) {
             return false; // a manual page and the shell under one terminal title are two tasks
         }
         if (x[x.length - 1].startsWith(MANUAL) && y[y.length - 1].startsWith(MANUAL)
-                && !ScreenContinuity.sameName(x[x.length - 1].substring(MANUAL.length()), y[y.length - 1].substring(MANUAL.length()))) {
+                && !sameName(x[x.length - 1].substring(MANUAL.length()), y[y.length - 1].substring(MANUAL.length()))) {
             return false; // two manual pages under one terminal title
         }
         String ux = url(x);
@@ -252,8 +256,8 @@ final class WindowChrome {
      * "docs."), so the pieces are found on the alignment of the two, not only at their ends.
      */
     static boolean sameAddress(String a, String b) {
-        String x = norm(a);
-        String y = norm(b);
+        String x = TitleText.norm(a);
+        String y = TitleText.norm(b);
         int pre = 0;
         while (pre < x.length() && pre < y.length() && x.charAt(pre) == y.charAt(pre)) {
             pre++;
@@ -319,8 +323,8 @@ final class WindowChrome {
 
     /** 1 - edit distance / longer length, over letters and digits. */
     static double similarity(String a, String b) {
-        String x = norm(a);
-        String y = norm(b);
+        String x = TitleText.norm(a);
+        String y = TitleText.norm(b);
         if (x.isEmpty() || y.isEmpty()) {
             return x.equals(y) ? 1 : 0;
         }
@@ -349,6 +353,6 @@ final class WindowChrome {
 
     /** Whether a fragment is words: at least three letters or digits (window controls read as "x", "口" are not). */
     private static boolean words(String text) {
-        return norm(text).length() >= 3;
+        return TitleText.norm(text).length() >= 3;
     }
 }

@@ -89,7 +89,7 @@ final class WindowKinds {
         if (head.stream().limit(12).anyMatch(l -> PLACES.matcher(l.strip()).find()) || count(head, FOLDER_ROW) >= 3) {
             return FILES;
         }
-        String strip = chrome.split(WindowChrome.PARTS)[0].strip();
+        String strip = chrome.split(TitleText.PARTS)[0].strip();
         if (FILE_TAB.matcher(strip).find() || FILE_TABS_READ.matcher(strip).find()) {
             return EDITOR;
         }
@@ -154,7 +154,7 @@ final class WindowKinds {
      */
     static boolean pagerRow(List<io.videoworld.core.Perception> in) {
         for (io.videoworld.core.Perception p : in) {
-            String row = WindowChrome.norm(String.join(" ", p.lines().stream().filter(l -> l.y() >= p.height() * (1 - STATUS_BAND))
+            String row = TitleText.norm(String.join(" ", p.lines().stream().filter(l -> l.y() >= p.height() * (1 - STATUS_BAND))
                     .sorted(java.util.Comparator.comparingDouble(io.videoworld.core.TextLine::x)).map(io.videoworld.core.TextLine::text).toList()));
             if (STATUS_WORDS.stream().filter(w -> w.matcher(row).find()).count() >= 2) {
                 return true;
@@ -224,13 +224,13 @@ final class WindowKinds {
                 continue;
             }
             for (io.videoworld.core.TextLine l : in.get(i).lines()) {
-                String before = WindowChrome.norm(l.text());
+                String before = TitleText.norm(l.text());
                 if (before.length() < GROWN_FROM) {
                     continue;
                 }
                 String start = before.substring(0, Math.max(GROWN_FROM, before.length() - 2)); // OCR misreads a line's last letters
                 for (io.videoworld.core.TextLine m : in.get(i + 1).lines()) {
-                    String after = WindowChrome.norm(m.text());
+                    String after = TitleText.norm(m.text());
                     if (Math.abs(m.y() - l.y()) < l.height() / 2.0 && after.length() >= before.length() + 3 && after.startsWith(start)) {
                         return true;
                     }
@@ -245,7 +245,7 @@ final class WindowKinds {
         java.util.Map<String, io.videoworld.core.TextLine> out = new java.util.HashMap<>();
         java.util.Set<String> twice = new java.util.HashSet<>();
         for (io.videoworld.core.TextLine l : p.lines()) {
-            String k = WindowChrome.norm(l.text());
+            String k = TitleText.norm(l.text());
             if (k.length() >= MOTION_LINE && out.put(k, l) != null) {
                 twice.add(k);
             }
@@ -259,7 +259,7 @@ final class WindowKinds {
         for (int i = lines.size() - 1; i >= 0; i--) {
             java.util.regex.Matcher m = MAN_STATUS.matcher(lines.get(i));
             if (m.find()) {
-                return WindowChrome.norm(m.group(1));
+                return TitleText.norm(m.group(1));
             }
         }
         return null;

@@ -99,10 +99,10 @@ class ScreenContinuityTest {
         xi.add("Manual page libxi6/changelog.Debian(1) line 1 (press h for help or q to quit)");
         assertThat(WindowKinds.manual(tk)).isEqualTo("tk86changelogdebian");
         assertThat(ScreenContinuity.continues(frame(title, tk), frame(title, xi))).as("another changelog page").isFalse();
-        assertThat(WindowChrome.same(title + WindowChrome.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
-                title + WindowChrome.PARTS + WindowChrome.MANUAL + "libxi6changelogdebian")).isFalse();
-        assertThat(WindowChrome.same(title + WindowChrome.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
-                title + WindowChrome.PARTS + WindowChrome.MANUAL + "t86changelogdebian")).as("a letter misread").isTrue();
+        assertThat(WindowChrome.same(title + TitleText.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
+                title + TitleText.PARTS + WindowChrome.MANUAL + "libxi6changelogdebian")).isFalse();
+        assertThat(WindowChrome.same(title + TitleText.PARTS + WindowChrome.MANUAL + "tk86changelogdebian",
+                title + TitleText.PARTS + WindowChrome.MANUAL + "t86changelogdebian")).as("a letter misread").isTrue();
     }
 
     @Test

@@ -84,7 +84,7 @@ class ScreenReturnsTest {
             top.add(new TextLine(GZIP.get(i), 20, 10 + 28 * i, 10 * GZIP.get(i).length(), 18, 0.95));
         }
         Perception full = new Perception("desk", 0, 9, 9000, "first", top, String.join("\n", GZIP), null, null, "cpu", 1280, 800, List.of(), 9000);
-        assertThat(ScreenContinuity.norms(full)).as("the content band alone holds too few lines").hasSizeLessThan(ScreenReturns.MIN_LINES);
+        assertThat(ScreenContinuity.norms(full)).as("the content band alone holds too few lines").hasSizeLessThan(ScreenContinuity.MIN_LINES);
         EpisodePolicy.Relation r = ScreenReturns.relate(rules, full, null, views(), 3, seq -> null);
         assertThat(r.kind()).isEqualTo(EpisodeBatch.RETURN);
         assertThat(r.relatedBatch()).isEqualTo(1);
