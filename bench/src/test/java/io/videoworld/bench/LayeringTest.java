@@ -74,6 +74,19 @@ class LayeringTest {
             .should().dependOnClassesThat(FLINK_SHAPED));
     }
 
+    /**
+     * The Elasticsearch read side the query service uses (repositories, searches, their caches, the
+     * clients and index names they share with the sink) holds no Flink, nor any class of ours that uses it.
+     */
+    @Test
+    void theElasticsearchReadSideHasNoFlink() {
+        holds(noClasses().that().haveNameMatching("io\\.videoworld\\.connectors\\.es\\.(FrameRepository|VideoRepository|ObjectRepository"
+                + "|SegmentRepository|PerceptionRepository|MemoryRepository|HybridSearch|MomentSearch|ScreenFilter|StreamIndex|TtlCache"
+                + "|TailCache|OwnWrites|EsClients|EsIndices|IndexSettings)(\\$.*)?")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.flink..")
+            .orShould().dependOnClassesThat(FLINK_SHAPED));
+    }
+
     /** Two classes of the memory engine never call each other: its rules layer one way (nested classes count as their outer class). */
     @Test
     void theMemoryEngineCallsOneWay() {
