@@ -1,4 +1,4 @@
-package io.videoworld.connectors.es;
+package io.videoworld.connectors.esread;
 
 import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;

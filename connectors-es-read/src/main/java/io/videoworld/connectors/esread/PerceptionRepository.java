@@ -1,4 +1,4 @@
-package io.videoworld.connectors.es;
+package io.videoworld.connectors.esread;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;

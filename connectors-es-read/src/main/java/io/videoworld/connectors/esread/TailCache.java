@@ -1,4 +1,4 @@
-package io.videoworld.connectors.es;
+package io.videoworld.connectors.esread;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

@@ -1,4 +1,4 @@
-package io.videoworld.connectors.es;
+package io.videoworld.connectors.esread;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

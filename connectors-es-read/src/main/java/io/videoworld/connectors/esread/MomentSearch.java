@@ -1,4 +1,4 @@
-package io.videoworld.connectors.es;
+package io.videoworld.connectors.esread;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Segment;

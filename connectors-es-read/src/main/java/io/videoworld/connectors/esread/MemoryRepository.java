@@ -1,4 +1,6 @@
-package io.videoworld.connectors.es;
+package io.videoworld.connectors.esread;
+
+import io.videoworld.connectors.es.EsIndices;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
