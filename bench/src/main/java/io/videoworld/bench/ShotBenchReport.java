@@ -1,10 +1,10 @@
 package io.videoworld.bench;
 
-import io.videoworld.operators.shots.BoundaryEvaluation;
-import io.videoworld.operators.shots.BoundaryEvaluation.Detection;
-import io.videoworld.operators.shots.BoundaryEvaluation.Result;
-import io.videoworld.operators.shots.BoundaryEvaluation.Truth;
-import io.videoworld.operators.shots.RealClips;
+import io.videoworld.engines.shots.BoundaryEvaluation;
+import io.videoworld.engines.shots.BoundaryEvaluation.Detection;
+import io.videoworld.engines.shots.BoundaryEvaluation.Result;
+import io.videoworld.engines.shots.BoundaryEvaluation.Truth;
+import io.videoworld.engines.shots.RealClips;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

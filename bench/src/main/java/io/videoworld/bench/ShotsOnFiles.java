@@ -1,9 +1,9 @@
 package io.videoworld.bench;
 
 import io.videoworld.core.Segment;
-import io.videoworld.operators.shots.ShotParams;
-import io.videoworld.operators.shots.ShotTracker;
-import io.videoworld.operators.shots.VideoShots;
+import io.videoworld.engines.shots.ShotParams;
+import io.videoworld.engines.shots.ShotTracker;
+import io.videoworld.engines.shots.VideoShots;
 
 /**
  * Prints the shots the detector finds in real footage (any video files), for eyeballing

@@ -2,9 +2,9 @@ package io.videoworld.bench;
 
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
-import io.videoworld.operators.tracking.ByteTracker;
-import io.videoworld.operators.tracking.LiveTrack;
-import io.videoworld.operators.tracking.TrackerParams;
+import io.videoworld.engines.tracking.ByteTracker;
+import io.videoworld.engines.tracking.LiveTrack;
+import io.videoworld.engines.tracking.TrackerParams;
 import io.videoworld.testkit.MotMetrics;
 import io.videoworld.testkit.SyntheticTracks;
 import java.io.BufferedReader;

@@ -1,8 +1,9 @@
 package io.videoworld.jobs;
 
-import io.videoworld.operators.inference.DetectionFunction;
-import io.videoworld.operators.inference.MotionGate;
-import io.videoworld.operators.tracking.TrackerParams;
+import io.videoworld.engines.perception.DetectorSettings;
+
+import io.videoworld.engines.gates.MotionGate;
+import io.videoworld.engines.tracking.TrackerParams;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
@@ -92,8 +93,8 @@ public final class DetectOptions {
 
     private DetectOptions() {}
 
-    public static DetectionFunction.DetectorSettings detector(Configuration conf) {
-        return new DetectionFunction.DetectorSettings(conf.get(MODEL), List.copyOf(conf.get(LABELS)), conf.get(INPUT_SIZE), conf.get(MIN_SCORE));
+    public static DetectorSettings detector(Configuration conf) {
+        return new DetectorSettings(conf.get(MODEL), List.copyOf(conf.get(LABELS)), conf.get(INPUT_SIZE), conf.get(MIN_SCORE));
     }
 
     public static MotionGate.Settings gate(Configuration conf) {

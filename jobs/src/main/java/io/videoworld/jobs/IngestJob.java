@@ -1,5 +1,7 @@
 package io.videoworld.jobs;
 
+import io.videoworld.engines.perception.DetectorSettings;
+
 import io.videoworld.connectors.es.ElasticsearchSink;
 import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsWrite;
@@ -30,7 +32,7 @@ import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.operators.tracking.TrackerOperator;
 import io.videoworld.operators.inference.PerceptionFunction;
 import io.videoworld.operators.inference.GatedPerception;
-import io.videoworld.operators.inference.QueuedKeyframe;
+import io.videoworld.engines.sampling.QueuedKeyframe;
 import io.videoworld.operators.inference.StampKeyframes;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.operators.inference.MotionGateFunction;
@@ -141,9 +143,38 @@ public final class IngestJob {
 
     /**
      * The same, with {@code beforeEpisodeWriter} applied to the decided memory batches just before
-     * the writer: the place where the exactly-once test injects failures.
+     * the writer: the place where the exactly-once test injects failures. One method a stage, in the
+     * order the stages are added; every stage's dead letters go through {@code routes}.
      */
     public static void build(StreamExecutionEnvironment env, Configuration conf, UnaryOperator<DataStream<EpisodeBatch>> beforeEpisodeWriter) {
+        configure(env, conf);
+        WatermarkStrategy<Ingested> watermarks = watermarks(conf);
+        DeadLetterRoutes routes = new DeadLetterRoutes();
+        SingleOutputStreamOperator<FrameBatch> batches = edge(env, conf, watermarks, routes);
+        SingleOutputStreamOperator<FrameDoc> frames = catalog(batches, conf, routes);
+        DataStream<VideoDoc> videos = frames.getSideOutput(StreamCatalog.VIDEOS);
+        Shots shots = shots(batches, conf, routes);
+        Outputs out = documents(frames, videos, shots.segments(), routes);
+        if (conf.get(PerceptionOptions.ENABLED)) {
+            out = perception(out, shots.keyframes(), videos, conf, routes);
+        }
+        if (conf.get(DetectOptions.ENABLED)) {
+            out = detectionAndTracking(out, env, conf, watermarks, shots.features(), routes);
+        }
+        if (conf.get(MemoryOptions.ENABLED)) {
+            out = memory(out, conf, beforeEpisodeWriter, routes);
+        }
+        sinks(out.writes(), conf, routes);
+    }
+
+    /** What the shot stage hands on: the frames' features, the shots and scenes, and their keyframes. */
+    private record Shots(DataStream<FeatureBatch> features, SingleOutputStreamOperator<Segment> segments, DataStream<Keyframe> keyframes) {}
+
+    /** What the stages so far write to Elasticsearch and hand to memory. */
+    private record Outputs(DataStream<EsWrite> writes, DataStream<Observation> observations) {}
+
+    /** Generic types off, exactly-once checkpoints; unaligned ones when gated perception may hold its task thread. */
+    private static void configure(StreamExecutionEnvironment env, Configuration conf) {
         env.getConfig().configure(new Configuration().set(PipelineOptions.GENERIC_TYPES, false), IngestJob.class.getClassLoader());
         env.enableCheckpointing(conf.get(IngestOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
         env.configure(new Configuration().set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem")
@@ -155,24 +186,34 @@ public final class IngestJob {
             env.configure(new Configuration().set(CheckpointingOptions.ENABLE_UNALIGNED, true)
                     .set(CheckpointingOptions.ALIGNED_CHECKPOINT_TIMEOUT, java.time.Duration.ofSeconds(2)), IngestJob.class.getClassLoader());
         }
+    }
 
-        WatermarkStrategy<Ingested> watermarks = WatermarkStrategy
+    private static WatermarkStrategy<Ingested> watermarks(Configuration conf) {
+        return WatermarkStrategy
                 .<Ingested>forBoundedOutOfOrderness(conf.get(IngestOptions.MAX_OUT_OF_ORDERNESS))
                 .withTimestampAssigner((record, kafkaTs) -> record.eventTimeMs())
                 .withIdleness(conf.get(IngestOptions.SOURCE_IDLENESS));
+    }
 
-        DeadLetterRoutes routes = new DeadLetterRoutes();
-        SingleOutputStreamOperator<FrameBatch> batches = routes.tap(env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID)),
+    /** Source and edge: frame batches from Kafka, decoded, bad records routed as dead letters. */
+    private static SingleOutputStreamOperator<FrameBatch> edge(StreamExecutionEnvironment env, Configuration conf,
+            WatermarkStrategy<Ingested> watermarks, DeadLetterRoutes routes) {
+        return routes.tap(env.fromSource(frameSource(conf, conf.get(IngestOptions.GROUP_ID)),
                         watermarks, "frames from Kafka")
                 .uid("kafka-source")
                 .process(new RouteDeadLetters()).name("decode and route dead letters").uid("route-dead-letters"));
+    }
 
-        SingleOutputStreamOperator<FrameDoc> frames = routes.tap(batches
+    /** Catalog: frames numbered per stream, the stream documents on a side output. */
+    private static SingleOutputStreamOperator<FrameDoc> catalog(DataStream<FrameBatch> batches, Configuration conf, DeadLetterRoutes routes) {
+        return routes.tap(batches
                 .keyBy(FrameBatch::streamId, Types.STRING)
                 .process(new StreamCatalog(conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis()))
                 .name("number frames, keep stream info").uid("stream-catalog"));
-        DataStream<VideoDoc> videos = frames.getSideOutput(StreamCatalog.VIDEOS);
+    }
 
+    /** Features and shots: each frame's features, the shots and scenes they cut into, keyframes to the frame store. */
+    private static Shots shots(DataStream<FrameBatch> batches, Configuration conf, DeadLetterRoutes routes) {
         SingleOutputStreamOperator<FeatureBatch> features = routes.tap(batches
                 .process(new ExtractFeatures()).name("frame features").uid("frame-features"));
         SingleOutputStreamOperator<Segment> segments = routes.tap(features
@@ -181,111 +222,130 @@ public final class IngestJob {
                 .name("shots and scenes").uid("shot-detector"));
         DataStream<Keyframe> keyframes = segments.getSideOutput(ShotDetector.KEYFRAMES);
         keyframes.sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
+        return new Shots(features, segments, keyframes);
+    }
 
+    /** The documents of frames, streams, shots, scenes and keyframes, and the shots and streams memory observes. */
+    private static Outputs documents(DataStream<FrameDoc> frames, DataStream<VideoDoc> videos, DataStream<Segment> segments,
+            DeadLetterRoutes routes) {
         DataStream<EsWrite> writes = routes.tap(frames.process(Stages.map("frame-documents", EsDocuments::frame), ES_WRITE)
                         .name("frame documents"))
                 .union(routes.tap(videos.process(Stages.map("stream-documents", EsDocuments::video), ES_WRITE).name("stream documents")),
                         routes.tap(segments.process(Stages.flatMap("segment-documents", IngestJob::segmentWrites), ES_WRITE)
                                 .name("shot, scene and keyframe documents")));
-        boolean detect = conf.get(DetectOptions.ENABLED);
         DataStream<Observation> observations = routes.tap(segments.process(Stages.map("shots-for-memory", Observation::of), OBSERVATION)
                         .name("shots for memory"))
                 .union(routes.tap(videos.process(Stages.map("streams-for-memory", Observation::of), OBSERVATION).name("streams for memory")));
-        if (conf.get(PerceptionOptions.ENABLED)) {
-            DetectionFunction.DetectorSettings onKeyframes = detect ? DetectOptions.detector(conf) : null;
-            // The change gate compares a keyframe with its stream's last one, keyed state: keyed by stream, perceived as they come.
-            SingleOutputStreamOperator<PerceptionResult> perceived = conf.get(PerceptionOptions.CHANGE_GATE)
-                    // Stamped as the shot detector lets them go (chained, its thread), so a live stream's keyframes that queued too long
-                    // (counting the backlog upstream of the shot detector) are shed; the stream documents say which streams are live.
-                    ? routes.tap(keyframes.process(new StampKeyframes(conf.get(PerceptionOptions.LIVE_QUEUE_FROM_CAPTURE)),
-                                    TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes"))
-                            .keyBy(QueuedKeyframe::streamId, Types.STRING)
-                            .connect(videos.keyBy(VideoDoc::streamId, Types.STRING))
-                            // Read on worker threads, state applied on the task thread: frames, shots and samples pass while a keyframe is OCR'd.
-                            .transform("perception, change-gated: OCR, embeddings, descriptors", TypeInformation.of(PerceptionResult.class),
-                                    new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
-                                            conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf),
-                                            conf.get(PerceptionOptions.WORKERS), conf.get(PerceptionOptions.CAPACITY),
-                                            conf.get(PerceptionOptions.NICE)))
-                            .uid("perception-gated")
-                    : AsyncDataStream.unorderedWait(keyframes,
-                                    new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),
-                                            conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
-                                    conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
-                            .name("perception: OCR, embeddings, descriptors").uid("perception");
-            SingleOutputStreamOperator<Perception> perception = routes.tap(perceived
-                    .process(new SplitDeadLetters<PerceptionResult, Perception>("perception"), TypeInformation.of(Perception.class))
-                    .name("perception dead letters").uid("perception-dead-letters"));
-            writes = writes.union(routes.tap(perception.process(Stages.map("perception-documents", EsDocuments::perception), ES_WRITE)
-                    .name("perception documents")));
-            observations = observations.union(routes.tap(perception.process(Stages.map("perception-for-memory", Observation::of), OBSERVATION)
-                    .name("perception for memory")));
+        return new Outputs(writes, observations);
+    }
+
+    /** Perception of the keyframes (change-gated, or batched), its documents and what memory observes of it. */
+    private static Outputs perception(Outputs out, DataStream<Keyframe> keyframes, DataStream<VideoDoc> videos, Configuration conf,
+            DeadLetterRoutes routes) {
+        DetectorSettings onKeyframes = conf.get(DetectOptions.ENABLED) ? DetectOptions.detector(conf) : null;
+        // The change gate compares a keyframe with its stream's last one, keyed state: keyed by stream, perceived as they come.
+        SingleOutputStreamOperator<PerceptionResult> perceived = conf.get(PerceptionOptions.CHANGE_GATE)
+                // Stamped as the shot detector lets them go (chained, its thread), so a live stream's keyframes that queued too long
+                // (counting the backlog upstream of the shot detector) are shed; the stream documents say which streams are live.
+                ? routes.tap(keyframes.process(new StampKeyframes(conf.get(PerceptionOptions.LIVE_QUEUE_FROM_CAPTURE)),
+                                TypeInformation.of(QueuedKeyframe.class)).name("stamp keyframes").uid("stamp-keyframes"))
+                        .keyBy(QueuedKeyframe::streamId, Types.STRING)
+                        .connect(videos.keyBy(VideoDoc::streamId, Types.STRING))
+                        // Read on worker threads, state applied on the task thread: frames, shots and samples pass while a keyframe is OCR'd.
+                        .transform("perception, change-gated: OCR, embeddings, descriptors", TypeInformation.of(PerceptionResult.class),
+                                new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
+                                        conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf),
+                                        conf.get(PerceptionOptions.WORKERS), conf.get(PerceptionOptions.CAPACITY),
+                                        conf.get(PerceptionOptions.NICE)))
+                        .uid("perception-gated")
+                : AsyncDataStream.unorderedWait(keyframes,
+                                new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),
+                                        conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
+                                conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
+                        .name("perception: OCR, embeddings, descriptors").uid("perception");
+        SingleOutputStreamOperator<Perception> perception = routes.tap(perceived
+                .process(new SplitDeadLetters<PerceptionResult, Perception>("perception"), TypeInformation.of(Perception.class))
+                .name("perception dead letters").uid("perception-dead-letters"));
+        DataStream<EsWrite> writes = out.writes().union(routes.tap(perception.process(Stages.map("perception-documents", EsDocuments::perception),
+                ES_WRITE).name("perception documents")));
+        return new Outputs(writes, out.observations().union(routes.tap(perception.process(Stages.map("perception-for-memory", Observation::of),
+                OBSERVATION).name("perception for memory"))));
+    }
+
+    /** Detection and tracking: sampled frames, the motion gate, the detector (split by niceness), tracks, their documents. */
+    private static Outputs detectionAndTracking(Outputs out, StreamExecutionEnvironment env, Configuration conf,
+            WatermarkStrategy<Ingested> watermarks, DataStream<FeatureBatch> features, DeadLetterRoutes routes) {
+        // Ordered: the tracker needs each stream's samples in presentation order.
+        // With its own read of Kafka, the detector (the slowest stage) back-pressures only this branch: frames, shots and
+        // keyframes go on at their own pace and detections follow. Ordered as before: one stream is one partition of each read.
+        DataStream<FeatureBatch> toSample = conf.get(DetectOptions.OWN_SOURCE) ? detectionFeatures(env, conf, watermarks, routes) : features;
+        DataStream<SampledFrame> samples = routes.tap(toSample.process(Stages.flatMap("sample-frames", new SampleFrames(conf.get(DetectOptions.FPS))),
+                        SAMPLED_FRAME).name("sample frames for detection").uid("sample-frames"));
+        long trackIdle = conf.get(DetectOptions.TRACK_IDLE).toMillis();
+        boolean gated = conf.get(DetectOptions.MOTION_GATE);
+        // The motion gate marks samples to carry (keyed state: the last detected thumbnail); the detector skips them and
+        // CarryDetections, keyed again and in order, fills them in from the stream's last detected sample.
+        DataStream<SampledFrame> toDetect = gated ? routes.tap(samples.keyBy(SampledFrame::streamId, Types.STRING)
+                .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), SAMPLED_FRAME)
+                .name("motion gate").uid("motion-gate")) : samples;
+        int nice = conf.get(DetectOptions.OWN_SOURCE) ? conf.get(DetectOptions.NICE) : 0;
+        int liveNice = conf.get(DetectOptions.OWN_SOURCE) && conf.get(DetectOptions.LIVE_NICE) >= 0 ? conf.get(DetectOptions.LIVE_NICE) : nice;
+        boolean split = liveNice != nice;
+        // A nice value is per thread: split, live streams get their own detector (own task, own session) at their own priority
+        // and files theirs, each starting its own chain so that neither renices the read they share.
+        SingleOutputStreamOperator<DetectedFrame> one = detector(split
+                ? routes.tap(toDetect.process(Stages.filter("files-and-folders-for-detection", f -> !f.live()), SAMPLED_FRAME)
+                        .name("files and folders for detection"))
+                : toDetect, conf, nice, "detection", split, routes);
+        DataStream<DetectedFrame> detectedOrCarried = one;
+        if (split) {
+            SingleOutputStreamOperator<DetectedFrame> live = detector(routes.tap(toDetect.process(
+                            Stages.filter("live-streams-for-detection", SampledFrame::live), SAMPLED_FRAME).name("live streams for detection")),
+                    conf, liveNice, "detection-live", true, routes);
+            detectedOrCarried = one.union(live);
         }
-        if (detect) {
-            // Ordered: the tracker needs each stream's samples in presentation order.
-            // With its own read of Kafka, the detector (the slowest stage) back-pressures only this branch: frames, shots and
-            // keyframes go on at their own pace and detections follow. Ordered as before: one stream is one partition of each read.
-            DataStream<FeatureBatch> toSample = conf.get(DetectOptions.OWN_SOURCE) ? detectionFeatures(env, conf, watermarks, routes) : features;
-            DataStream<SampledFrame> samples = routes.tap(toSample.process(Stages.flatMap("sample-frames", new SampleFrames(conf.get(DetectOptions.FPS))),
-                            SAMPLED_FRAME).name("sample frames for detection").uid("sample-frames"));
-            long trackIdle = conf.get(DetectOptions.TRACK_IDLE).toMillis();
-            boolean gated = conf.get(DetectOptions.MOTION_GATE);
-            // The motion gate marks samples to carry (keyed state: the last detected thumbnail); the detector skips them and
-            // CarryDetections, keyed again and in order, fills them in from the stream's last detected sample.
-            DataStream<SampledFrame> toDetect = gated ? routes.tap(samples.keyBy(SampledFrame::streamId, Types.STRING)
-                    .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), SAMPLED_FRAME)
-                    .name("motion gate").uid("motion-gate")) : samples;
-            int nice = conf.get(DetectOptions.OWN_SOURCE) ? conf.get(DetectOptions.NICE) : 0;
-            int liveNice = conf.get(DetectOptions.OWN_SOURCE) && conf.get(DetectOptions.LIVE_NICE) >= 0 ? conf.get(DetectOptions.LIVE_NICE) : nice;
-            boolean split = liveNice != nice;
-            // A nice value is per thread: split, live streams get their own detector (own task, own session) at their own priority
-            // and files theirs, each starting its own chain so that neither renices the read they share.
-            SingleOutputStreamOperator<DetectedFrame> one = detector(split
-                    ? routes.tap(toDetect.process(Stages.filter("files-and-folders-for-detection", f -> !f.live()), SAMPLED_FRAME)
-                            .name("files and folders for detection"))
-                    : toDetect, conf, nice, "detection", split, routes);
-            DataStream<DetectedFrame> detectedOrCarried = one;
-            if (split) {
-                SingleOutputStreamOperator<DetectedFrame> live = detector(routes.tap(toDetect.process(
-                                Stages.filter("live-streams-for-detection", SampledFrame::live), SAMPLED_FRAME).name("live streams for detection")),
-                        conf, liveNice, "detection-live", true, routes);
-                detectedOrCarried = one.union(live);
-            }
-            DataStream<DetectedFrame> detected = gated ? routes.tap(detectedOrCarried.keyBy(DetectedFrame::streamId, Types.STRING)
-                    .process(new CarryDetections(trackIdle), DETECTED_FRAME)
-                    .name("carry detections where nothing moved").uid("carry-detections")) : detectedOrCarried;
-            DataStream<TrackDoc> tracks = routes.tap(detected.keyBy(DetectedFrame::streamId, Types.STRING)
-                    .process(new TrackerOperator(DetectOptions.tracker(conf), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
-                            conf.get(DetectOptions.TRACK_EMIT_EVERY)))
-                    .name("tracks").uid("tracker"));
-            // A frame detection failed on (width 0) has no document: a failure is not an empty result.
-            writes = writes.union(routes.tap(detected.process(Stages.flatMap("detection-documents", (DetectedFrame f, Collector<EsWrite> out) -> {
-                                if (f.width() > 0) {
-                                    out.collect(EsDocuments.detections(f));
-                                }
-                            }), ES_WRITE).name("detection documents")),
-                    routes.tap(tracks.process(Stages.map("track-documents", EsDocuments::track), ES_WRITE).name("track documents")));
-            observations = observations.union(routes.tap(tracks.process(Stages.map("tracks-for-memory", Observation::of), OBSERVATION)
-                    .name("tracks for memory")));
-        }
-        if (conf.get(MemoryOptions.ENABLED)) {
-            long idle = conf.get(MemoryOptions.IDLE).toMillis();
-            DataStream<EpisodeBatch> batched = routes.tap(observations.keyBy(Observation::streamId, Types.STRING)
-                    .process(new EpisodeBatcher(conf.get(MemoryOptions.MAX_BATCH).toMillis(), idle, conf.get(MemoryOptions.GRACE).toMillis(),
-                            conf.get(PerceptionOptions.ENABLED), conf.get(ShotOptions.SCREEN_KEYFRAME_EVERY).toMillis()))
-                    .name("memory batches").uid("episode-batcher"));
-            DataStream<EpisodeBatch> decided = routes.tap(AsyncDataStream.orderedWait(batched,
-                            new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4,
-                                    Math.max(1_000, conf.get(MemoryOptions.TIMEOUT).toMillis() - 10_000)),
-                            conf.get(MemoryOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(MemoryOptions.CAPACITY))
-                    .name("memory context: relevant events, model for ambiguous batches").uid("episode-context")
-                    .process(new SplitDeadLetters<DecidedBatch, EpisodeBatch>(EpisodeContext.STAGE), TypeInformation.of(EpisodeBatch.class))
-                    .name("memory context dead letters").uid("episode-context-dead-letters"));
-            DataStream<EpisodeDoc> episodes = routes.tap(beforeEpisodeWriter.apply(decided).keyBy(EpisodeBatch::streamId, Types.STRING)
-                    .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer"));
-            writes = writes.union(routes.tap(episodes.process(Stages.map("episode-documents", EsDocuments::episode), ES_WRITE)
-                    .name("episode documents")));
-        }
+        DataStream<DetectedFrame> detected = gated ? routes.tap(detectedOrCarried.keyBy(DetectedFrame::streamId, Types.STRING)
+                .process(new CarryDetections(trackIdle), DETECTED_FRAME)
+                .name("carry detections where nothing moved").uid("carry-detections")) : detectedOrCarried;
+        DataStream<TrackDoc> tracks = routes.tap(detected.keyBy(DetectedFrame::streamId, Types.STRING)
+                .process(new TrackerOperator(DetectOptions.tracker(conf), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
+                        conf.get(DetectOptions.TRACK_EMIT_EVERY)))
+                .name("tracks").uid("tracker"));
+        // A frame detection failed on (width 0) has no document: a failure is not an empty result.
+        DataStream<EsWrite> writes = out.writes().union(routes.tap(detected.process(Stages.flatMap("detection-documents",
+                        (DetectedFrame f, Collector<EsWrite> w) -> {
+                            if (f.width() > 0) {
+                                w.collect(EsDocuments.detections(f));
+                            }
+                        }), ES_WRITE).name("detection documents")),
+                routes.tap(tracks.process(Stages.map("track-documents", EsDocuments::track), ES_WRITE).name("track documents")));
+        return new Outputs(writes, out.observations().union(routes.tap(tracks.process(Stages.map("tracks-for-memory", Observation::of),
+                OBSERVATION).name("tracks for memory"))));
+    }
+
+    /** Memory: observations batched per stream, decided with their context, written as episodes. */
+    private static Outputs memory(Outputs out, Configuration conf, UnaryOperator<DataStream<EpisodeBatch>> beforeEpisodeWriter,
+            DeadLetterRoutes routes) {
+        long idle = conf.get(MemoryOptions.IDLE).toMillis();
+        DataStream<EpisodeBatch> batched = routes.tap(out.observations().keyBy(Observation::streamId, Types.STRING)
+                .process(new EpisodeBatcher(conf.get(MemoryOptions.MAX_BATCH).toMillis(), idle, conf.get(MemoryOptions.GRACE).toMillis(),
+                        conf.get(PerceptionOptions.ENABLED), conf.get(ShotOptions.SCREEN_KEYFRAME_EVERY).toMillis()))
+                .name("memory batches").uid("episode-batcher"));
+        DataStream<EpisodeBatch> decided = routes.tap(AsyncDataStream.orderedWait(batched,
+                        new EpisodeContext(conf.get(IngestOptions.ES_URL), MemoryOptions.llm(conf), 4,
+                                Math.max(1_000, conf.get(MemoryOptions.TIMEOUT).toMillis() - 10_000)),
+                        conf.get(MemoryOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(MemoryOptions.CAPACITY))
+                .name("memory context: relevant events, model for ambiguous batches").uid("episode-context")
+                .process(new SplitDeadLetters<DecidedBatch, EpisodeBatch>(EpisodeContext.STAGE), TypeInformation.of(EpisodeBatch.class))
+                .name("memory context dead letters").uid("episode-context-dead-letters"));
+        DataStream<EpisodeDoc> episodes = routes.tap(beforeEpisodeWriter.apply(decided).keyBy(EpisodeBatch::streamId, Types.STRING)
+                .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer"));
+        return new Outputs(out.writes().union(routes.tap(episodes.process(Stages.map("episode-documents", EsDocuments::episode), ES_WRITE)
+                .name("episode documents"))), out.observations());
+    }
+
+    /** Sinks: every document to Elasticsearch; every dead letter, counted, to the dead-letter topic. */
+    private static void sinks(DataStream<EsWrite> writes, Configuration conf, DeadLetterRoutes routes) {
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
                         .indexSettings(IndexSettings.parse(conf.get(IngestOptions.ES_INDEX_SETTINGS)))
                         .maxBatchSize(conf.get(IngestOptions.ES_MAX_BATCH))

@@ -1,7 +1,7 @@
 package io.videoworld.jobs;
 
-import io.videoworld.operators.inference.LiveShedding;
-import io.videoworld.operators.inference.ScreenGate;
+import io.videoworld.engines.sampling.LiveShedding;
+import io.videoworld.engines.gates.ScreenGate;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;

@@ -1,6 +1,6 @@
 package io.videoworld.jobs;
 
-import io.videoworld.operators.shots.ShotParams;
+import io.videoworld.engines.shots.ShotParams;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;

@@ -7,7 +7,7 @@ import io.videoworld.connectors.kafka.FrameBatchDeserializer;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.Ingested;
-import io.videoworld.operators.shots.FeatureExtractor;
+import io.videoworld.engines.shots.FeatureExtractor;
 import io.videoworld.testkit.MalformedRecords;
 import io.videoworld.testkit.MalformedRecords.Poison;
 import java.util.List;

@@ -25,19 +25,19 @@ class RecordTypesTest {
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.FeatureBatch.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Segment.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Keyframe.class);
-        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.shots.ShotState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.engines.shots.ShotState.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Perception.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.SampledFrame.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.DetectedFrame.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.TrackDoc.class);
-        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.tracking.TrackerState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.engines.tracking.TrackerState.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Observation.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.EpisodeBatch.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.EpisodeDoc.class);
-        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.memory.BatcherState.class);
-        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.memory.WriterState.class);
-        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.inference.ScreenMemory.class);
-        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.operators.inference.MotionMemory.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.engines.memory.BatcherState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.engines.memory.WriterState.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.engines.gates.ScreenMemory.class);
+        PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.engines.gates.MotionMemory.class);
         PojoTestUtils.assertSerializedAsPojoWithoutKryo(io.videoworld.core.Detection.class);
     }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.EsClients;
-import io.videoworld.connectors.es.ObjectRepository;
+import io.videoworld.connectors.esread.ObjectRepository;
 import io.videoworld.core.Ids;
 import io.videoworld.core.Json;
 import io.videoworld.testkit.TestInfra;

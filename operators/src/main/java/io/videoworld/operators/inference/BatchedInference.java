@@ -1,5 +1,6 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.engines.sampling.MicroBatcher;
 import java.util.Collections;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;

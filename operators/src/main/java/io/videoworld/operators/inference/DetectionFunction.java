@@ -1,5 +1,7 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.engines.perception.DetectorSettings;
+import io.videoworld.engines.sampling.StaleSamples;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.Detection;
@@ -47,9 +49,6 @@ public final class DetectionFunction extends BatchedInference<SampledFrame, Dete
     private transient Counter dropped;
     /** Wall-clock milliseconds (a test sets its own before the function opens). */
     private transient java.util.function.LongSupplier clock;
-
-    /** Which detector and how to read it; serializable so the job graph can carry it. */
-    public record DetectorSettings(String model, List<String> labels, int inputSize, double minScore) implements java.io.Serializable {}
 
     public DetectionFunction(String models, DetectorSettings settings, int maxBatch, long maxWaitMs) {
         this(models, settings, 1, maxBatch, maxWaitMs);

@@ -1,5 +1,7 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.engines.gates.ScreenGate;
+import io.videoworld.engines.perception.GatedReader;
 import java.util.function.IntSupplier;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;

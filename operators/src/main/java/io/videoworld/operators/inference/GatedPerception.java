@@ -1,6 +1,16 @@
 package io.videoworld.operators.inference;
 
 import io.videoworld.operators.timers.IdleTimer;
+import io.videoworld.engines.perception.DetectorSettings;
+
+import io.videoworld.engines.gates.LumaCache;
+import io.videoworld.engines.gates.ScreenGate;
+import io.videoworld.engines.gates.ScreenMemory;
+import io.videoworld.engines.perception.GatedReader;
+import io.videoworld.engines.perception.ReaderPool;
+import io.videoworld.engines.sampling.LiveShedding;
+import io.videoworld.engines.sampling.QueuedKeyframe;
+import io.videoworld.engines.sampling.StreamTurns;
 import io.videoworld.core.Keyframe;
 import io.videoworld.operators.deadletters.DeadLetters;
 import io.videoworld.operators.deadletters.Guarded;
@@ -70,7 +80,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     public record Pending(QueuedKeyframe keyframe, long timestamp) {}
 
     private final String models;
-    private final DetectionFunction.DetectorSettings detection;
+    private final DetectorSettings detection;
     private final ScreenGate.Settings settings;
     private final long idleMs;
     private final LiveShedding shedding;
@@ -100,13 +110,13 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private transient IllegalStateException broken;
 
     /** {@code detection} null runs no detector on keyframes; {@code workers} 0 reads on the task thread. */
-    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
+    public GatedPerception(String models, DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
             LiveShedding shedding, int workers, int capacity) {
         this(models, detection, settings, idleMs, shedding, workers, capacity, 0);
     }
 
     /** As above; {@code nice} is added to the worker threads' nice value (Linux), 0 keeps their priority. */
-    public GatedPerception(String models, DetectionFunction.DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
+    public GatedPerception(String models, DetectorSettings detection, ScreenGate.Settings settings, long idleMs,
             LiveShedding shedding, int workers, int capacity, int nice) {
         if (workers < 0 || capacity < 1) {
             throw new IllegalArgumentException("workers must be >= 0 and capacity >= 1, not " + workers + " and " + capacity);

@@ -1,6 +1,8 @@
 package io.videoworld.operators.inference;
 
 import io.videoworld.operators.timers.IdleTimer;
+import io.videoworld.engines.gates.MotionGate;
+import io.videoworld.engines.gates.MotionMemory;
 import io.videoworld.core.SampledFrame;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.GreyFrame;

@@ -1,5 +1,8 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.engines.perception.DetectorSettings;
+
+import io.videoworld.engines.perception.Perceiver;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.Detection;
 import io.videoworld.core.Keyframe;
@@ -23,15 +26,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class PerceptionFunction extends BatchedInference<Keyframe, PerceptionResult> {
     /** The stage named in this operator's dead letters. */
-    public static final String STAGE = "perception";
+    public static final String STAGE = Perceiver.STAGE;
     private static final Logger LOG = LoggerFactory.getLogger(PerceptionFunction.class);
 
     private final String models;
-    private final DetectionFunction.DetectorSettings detection;
+    private final DetectorSettings detection;
     private transient Perceiver perceiver;
 
     /** {@code detection} null runs no detector on keyframes. */
-    public PerceptionFunction(String models, DetectionFunction.DetectorSettings detection, int maxBatch, long maxWaitMs) {
+    public PerceptionFunction(String models, DetectorSettings detection, int maxBatch, long maxWaitMs) {
         super(STAGE, "vwPerception", maxBatch, maxWaitMs);
         this.models = models;
         this.detection = detection;

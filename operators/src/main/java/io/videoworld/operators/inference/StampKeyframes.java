@@ -1,5 +1,7 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.engines.sampling.LiveShedding;
+import io.videoworld.engines.sampling.QueuedKeyframe;
 import io.videoworld.core.Keyframe;
 import io.videoworld.operators.deadletters.GuardedProcessFunction;
 import org.apache.flink.util.Collector;

@@ -1,5 +1,8 @@
 package io.videoworld.operators.memory;
 
+import io.videoworld.engines.memory.BatcherState;
+import io.videoworld.engines.memory.EpisodeBatching;
+import io.videoworld.engines.memory.EpisodePolicy;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.Observation;
 import org.apache.flink.api.common.functions.OpenContext;

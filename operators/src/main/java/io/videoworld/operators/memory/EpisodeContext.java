@@ -1,5 +1,6 @@
 package io.videoworld.operators.memory;
 
+import io.videoworld.engines.memory.EpisodePolicy;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch.core.search.Hit;

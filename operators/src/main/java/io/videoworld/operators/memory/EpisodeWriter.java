@@ -1,5 +1,7 @@
 package io.videoworld.operators.memory;
 
+import io.videoworld.engines.memory.EpisodeWriting;
+import io.videoworld.engines.memory.WriterState;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import org.apache.flink.api.common.functions.OpenContext;

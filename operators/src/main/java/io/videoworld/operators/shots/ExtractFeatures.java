@@ -1,5 +1,6 @@
 package io.videoworld.operators.shots;
 
+import io.videoworld.engines.shots.FeatureExtractor;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Frame;

@@ -1,5 +1,8 @@
 package io.videoworld.operators.shots;
 
+import io.videoworld.engines.shots.ShotParams;
+import io.videoworld.engines.shots.ShotState;
+import io.videoworld.engines.shots.ShotTracker;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.FrameFeatures;
 import io.videoworld.core.Keyframe;

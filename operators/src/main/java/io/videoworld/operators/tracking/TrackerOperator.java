@@ -1,5 +1,9 @@
 package io.videoworld.operators.tracking;
 
+import io.videoworld.engines.tracking.ByteTracker;
+import io.videoworld.engines.tracking.LiveTrack;
+import io.videoworld.engines.tracking.TrackerParams;
+import io.videoworld.engines.tracking.TrackerState;
 import io.videoworld.core.DetectedFrame;
 import io.videoworld.core.TrackDoc;
 import java.util.HashSet;

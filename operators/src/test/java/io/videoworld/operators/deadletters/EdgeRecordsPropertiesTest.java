@@ -16,7 +16,7 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.operators.StreamCatalog;
 import io.videoworld.operators.shots.ExtractFeatures;
 import io.videoworld.operators.shots.ShotDetector;
-import io.videoworld.operators.shots.ShotParams;
+import io.videoworld.engines.shots.ShotParams;
 import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.testkit.EdgeRecords;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.engines.perception.DetectorSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.core.DetectedFrame;
@@ -39,7 +41,7 @@ class DetectionDropsTest {
         }
         // A batch waits up to 5 s to fill, so every sample is queued when the detector starts: the drops do not depend on timing.
         DetectionFunction fn = new DetectionFunction(ModelDirectory.locate().toString(),
-                new DetectionFunction.DetectorSettings("centernet", List.of(), 0, 0.1), 1, 16, 5_000, 0, 3_000, limitLiveBatches);
+                new DetectorSettings("centernet", List.of(), 0, 0.1), 1, 16, 5_000, 0, 3_000, limitLiveBatches);
         List<DetectedFrame> out = detectAll(fn, in);
         assertThat(out).extracting(DetectedFrame::frameIndex).containsExactly(0L, 0L, 1L, 1L, 2L, 2L, 3L, 3L, 4L, 4L);
         List<DetectedFrame> cam = out.stream().filter(f -> f.streamId().equals("cam")).toList();
@@ -63,7 +65,7 @@ class DetectionDropsTest {
         // A detector that takes a second a sample: the clock moves on by a second at each reading after the first.
         AtomicLong readings = new AtomicLong();
         DetectionFunction fn = new DetectionFunction(ModelDirectory.locate().toString(),
-                new DetectionFunction.DetectorSettings("centernet", List.of(), 0, 0.1), 1, 16, 5_000, 0, 3_000, limitLiveBatches);
+                new DetectorSettings("centernet", List.of(), 0, 0.1), 1, 16, 5_000, 0, 3_000, limitLiveBatches);
         fn.clock(() -> base + 2_000 + 1_000 * readings.getAndIncrement());
         List<DetectedFrame> out = detectAll(fn, in);
         assertThat(out).extracting(DetectedFrame::frameIndex).containsExactly(0L, 1L, 2L, 3L, 4L);

@@ -1,12 +1,16 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.testkit.Screens;
+import io.videoworld.engines.gates.ScreenGate;
+import io.videoworld.engines.sampling.LiveShedding;
+import io.videoworld.engines.sampling.QueuedKeyframe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.PerceptionResult;
 import io.videoworld.core.TextLine;
-import io.videoworld.operators.inference.Screens.Screen;
+import io.videoworld.testkit.Screens.Screen;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.testkit.MalformedRecords;

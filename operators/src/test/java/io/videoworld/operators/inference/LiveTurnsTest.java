@@ -1,5 +1,9 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.testkit.Screens;
+import io.videoworld.engines.gates.ScreenGate;
+import io.videoworld.engines.sampling.LiveShedding;
+import io.videoworld.engines.sampling.QueuedKeyframe;
 import static io.videoworld.operators.inference.GatedPerceptionTest.EVENT;
 import static io.videoworld.operators.inference.GatedPerceptionTest.IDLE;
 import static io.videoworld.operators.inference.GatedPerceptionTest.drain;

@@ -1,5 +1,6 @@
 package io.videoworld.operators.inference;
 
+import io.videoworld.engines.gates.MotionGate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.core.DetectedFrame;

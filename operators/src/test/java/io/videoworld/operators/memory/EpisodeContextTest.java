@@ -1,7 +1,9 @@
 package io.videoworld.operators.memory;
 
-import static io.videoworld.operators.memory.MemoryFixtures.EPOCH;
-import static io.videoworld.operators.memory.MemoryFixtures.topic;
+import io.videoworld.engines.memory.EpisodePolicy;
+import io.videoworld.engines.memory.EpisodeWriting;
+import static io.videoworld.testkit.MemoryFixtures.EPOCH;
+import static io.videoworld.testkit.MemoryFixtures.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.connectors.llm.LlmConfig;

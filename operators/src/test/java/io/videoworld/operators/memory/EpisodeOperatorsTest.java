@@ -1,9 +1,10 @@
 package io.videoworld.operators.memory;
 
-import static io.videoworld.operators.memory.MemoryFixtures.EPOCH;
-import static io.videoworld.operators.memory.MemoryFixtures.screen;
-import static io.videoworld.operators.memory.MemoryFixtures.shot;
-import static io.videoworld.operators.memory.MemoryFixtures.topic;
+import io.videoworld.engines.memory.EpisodePolicy;
+import static io.videoworld.testkit.MemoryFixtures.EPOCH;
+import static io.videoworld.testkit.MemoryFixtures.screen;
+import static io.videoworld.testkit.MemoryFixtures.shot;
+import static io.videoworld.testkit.MemoryFixtures.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.core.EpisodeBatch;

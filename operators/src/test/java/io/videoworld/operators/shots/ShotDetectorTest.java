@@ -1,5 +1,7 @@
 package io.videoworld.operators.shots;
 
+import io.videoworld.engines.shots.FeatureExtractor;
+import io.videoworld.engines.shots.ShotParams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.connectors.producer.JpegEncoder;

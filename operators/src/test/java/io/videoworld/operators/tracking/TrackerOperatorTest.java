@@ -1,5 +1,7 @@
 package io.videoworld.operators.tracking;
 
+import io.videoworld.engines.tracking.ByteTracker;
+import io.videoworld.engines.tracking.TrackerParams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoworld.core.DetectedFrame;

@@ -1,7 +1,7 @@
 package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;
 import io.videoworld.core.VideoDoc;

@@ -2,12 +2,12 @@ package io.videoworld.query.entity;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.ObjectRepository.Entity;
-import io.videoworld.connectors.es.ObjectRepository.Found;
-import io.videoworld.connectors.es.ObjectRepository.Point;
-import io.videoworld.connectors.es.ObjectRepository.Track;
-import io.videoworld.connectors.es.ObjectRepository;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.ObjectRepository.Entity;
+import io.videoworld.connectors.esread.ObjectRepository.Found;
+import io.videoworld.connectors.esread.ObjectRepository.Point;
+import io.videoworld.connectors.esread.ObjectRepository.Track;
+import io.videoworld.connectors.esread.ObjectRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.Boxes;
 import io.videoworld.core.Vectors;
 import io.videoworld.core.VideoDoc;

@@ -2,8 +2,8 @@ package io.videoworld.query.entity;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.ObjectRepository.Found;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.ObjectRepository.Found;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.Boxes;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;

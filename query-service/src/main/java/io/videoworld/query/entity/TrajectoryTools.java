@@ -2,13 +2,13 @@ package io.videoworld.query.entity;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.ObjectRepository.Entity;
-import io.videoworld.connectors.es.ObjectRepository.Found;
-import io.videoworld.connectors.es.ObjectRepository.Point;
-import io.videoworld.connectors.es.ObjectRepository.Track;
-import io.videoworld.connectors.es.PerceptionRepository;
-import io.videoworld.connectors.es.SegmentRepository;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.ObjectRepository.Entity;
+import io.videoworld.connectors.esread.ObjectRepository.Found;
+import io.videoworld.connectors.esread.ObjectRepository.Point;
+import io.videoworld.connectors.esread.ObjectRepository.Track;
+import io.videoworld.connectors.esread.PerceptionRepository;
+import io.videoworld.connectors.esread.SegmentRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;

@@ -3,12 +3,12 @@ package io.videoworld.query.memory;
 import static io.videoworld.query.api.Decimals.round;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.es.HybridSearch;
-import io.videoworld.connectors.es.MemoryRepository;
-import io.videoworld.connectors.es.MomentSearch;
-import io.videoworld.connectors.es.PerceptionRepository;
-import io.videoworld.connectors.es.SegmentRepository;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.HybridSearch;
+import io.videoworld.connectors.esread.MemoryRepository;
+import io.videoworld.connectors.esread.MomentSearch;
+import io.videoworld.connectors.esread.PerceptionRepository;
+import io.videoworld.connectors.esread.SegmentRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.core.Ids;

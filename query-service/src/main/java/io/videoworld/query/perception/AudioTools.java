@@ -7,7 +7,7 @@ import io.videoworld.connectors.audio.AudioTrack;
 import io.videoworld.connectors.audio.Cue;
 import io.videoworld.connectors.audio.Subtitles;
 import io.videoworld.connectors.audio.Transcriber;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;

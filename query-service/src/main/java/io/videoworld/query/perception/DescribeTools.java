@@ -1,6 +1,6 @@
 package io.videoworld.query.perception;
 
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.connectors.llm.ChatMessage;
 import io.videoworld.connectors.llm.LlmClient;
 import io.videoworld.connectors.llm.LlmException;

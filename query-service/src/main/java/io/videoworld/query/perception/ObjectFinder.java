@@ -1,6 +1,6 @@
 package io.videoworld.query.perception;
 
-import io.videoworld.connectors.es.ObjectRepository;
+import io.videoworld.connectors.esread.ObjectRepository;
 import io.videoworld.core.Detection;
 import io.videoworld.core.Ids;
 import io.videoworld.core.VideoDoc;

@@ -2,8 +2,8 @@ package io.videoworld.query.perception;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.ObjectRepository;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.ObjectRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.query.api.ApiException;

@@ -1,6 +1,6 @@
 package io.videoworld.query.perception;
 
-import io.videoworld.connectors.es.ObjectRepository.Point;
+import io.videoworld.connectors.esread.ObjectRepository.Point;
 import java.util.List;
 
 /** How a tracked object moved over a run of its points: speed (in box heights or pixels per second) and a path in words. */

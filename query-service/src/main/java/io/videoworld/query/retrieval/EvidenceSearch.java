@@ -1,15 +1,15 @@
 package io.videoworld.query.retrieval;
 
-import io.videoworld.connectors.es.MemoryRepository;
-import io.videoworld.connectors.es.MomentSearch;
-import io.videoworld.connectors.es.PerceptionRepository;
-import io.videoworld.connectors.es.ScreenFilter;
-import io.videoworld.connectors.es.SegmentRepository;
+import io.videoworld.connectors.esread.MemoryRepository;
+import io.videoworld.connectors.esread.MomentSearch;
+import io.videoworld.connectors.esread.PerceptionRepository;
+import io.videoworld.connectors.esread.ScreenFilter;
+import io.videoworld.connectors.esread.SegmentRepository;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
-import io.videoworld.connectors.es.TtlCache;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.TtlCache;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.Ids;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;

@@ -3,13 +3,13 @@ package io.videoworld.query.retrieval;
 import static io.videoworld.query.api.Decimals.round;
 
 import io.videoworld.connectors.audio.Cue;
-import io.videoworld.connectors.es.HybridSearch;
-import io.videoworld.connectors.es.MemoryRepository;
-import io.videoworld.connectors.es.ScreenFilter;
+import io.videoworld.connectors.esread.HybridSearch;
+import io.videoworld.connectors.esread.MemoryRepository;
+import io.videoworld.connectors.esread.ScreenFilter;
 import io.videoworld.core.ScreenTitles;
 import io.videoworld.core.SourceKind;
 import io.videoworld.query.api.ApiException;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.Vectors;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;

@@ -2,10 +2,10 @@ package io.videoworld.query.retrieval;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.ObjectRepository;
-import io.videoworld.connectors.es.PerceptionRepository;
-import io.videoworld.connectors.es.SegmentRepository;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.ObjectRepository;
+import io.videoworld.connectors.esread.PerceptionRepository;
+import io.videoworld.connectors.esread.SegmentRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.Segment;
 import io.videoworld.core.Vectors;
 import io.videoworld.core.VideoDoc;

@@ -4,7 +4,7 @@ import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.EsIndices;
-import io.videoworld.connectors.es.StreamIndex;
+import io.videoworld.connectors.esread.StreamIndex;
 import io.videoworld.connectors.framestore.FrameStore;
 import io.videoworld.core.Names;
 import io.videoworld.core.Segment;

@@ -1,7 +1,7 @@
 package io.videoworld.query.video;
 
-import io.videoworld.connectors.es.FrameRepository;
-import io.videoworld.connectors.es.SegmentRepository;
+import io.videoworld.connectors.esread.FrameRepository;
+import io.videoworld.connectors.esread.SegmentRepository;
 import io.videoworld.connectors.framestore.FrameStore;
 import io.videoworld.connectors.producer.SourceLocator;
 import io.videoworld.connectors.producer.VideoSeeker;

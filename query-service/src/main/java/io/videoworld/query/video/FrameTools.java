@@ -2,9 +2,9 @@ package io.videoworld.query.video;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.FrameRepository;
-import io.videoworld.connectors.es.SegmentRepository;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.FrameRepository;
+import io.videoworld.connectors.esread.SegmentRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.connectors.images.Images;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;

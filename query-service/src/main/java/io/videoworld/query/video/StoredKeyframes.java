@@ -2,8 +2,8 @@ package io.videoworld.query.video;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.videoworld.connectors.es.FrameRepository;
-import io.videoworld.connectors.es.SegmentRepository;
+import io.videoworld.connectors.esread.FrameRepository;
+import io.videoworld.connectors.esread.SegmentRepository;
 import io.videoworld.core.FrameDoc;
 import io.videoworld.core.Ids;
 import io.videoworld.core.KeyframeRef;

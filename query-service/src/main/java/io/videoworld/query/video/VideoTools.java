@@ -2,8 +2,8 @@ package io.videoworld.query.video;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.es.SegmentRepository;
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.SegmentRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.Ids;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Segment;

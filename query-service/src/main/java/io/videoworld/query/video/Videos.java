@@ -1,6 +1,6 @@
 package io.videoworld.query.video;
 
-import io.videoworld.connectors.es.VideoRepository;
+import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.SourceInfo;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;

@@ -2,7 +2,7 @@ package io.videoworld.query.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.connectors.es.ObjectRepository;
+import io.videoworld.connectors.esread.ObjectRepository;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
