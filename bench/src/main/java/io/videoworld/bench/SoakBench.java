@@ -180,7 +180,8 @@ public final class SoakBench {
                             List<String> onlyRef = new ArrayList<>(referenceDocs.get(index));
                             onlyRef.removeAll(lastDocs.get(index));
                             different.add("soak_" + k + " " + index + ": " + c.get(index) + " vs clean " + reference.get(index)
-                                    + "; only in the copy: " + cut(onlyCopy) + "; only in the clean run: " + cut(onlyRef));
+                                    + "; " + fieldsThatDiffer(onlyCopy, onlyRef) + "; only in the copy: " + cut(onlyCopy)
+                                    + "; only in the clean run: " + cut(onlyRef));
                         }
                     }
                 }
@@ -380,6 +381,50 @@ public final class SoakBench {
             }
         }
         return out;
+    }
+
+    /**
+     * For the documents both sides hold under the same id, the top-level fields whose values differ
+     * (copy value, then clean value, each cut short), so a report says what differs, not only that it does.
+     */
+    static String fieldsThatDiffer(List<String> copyDocs, List<String> cleanDocs) {
+        Map<String, JsonNode> clean = new LinkedHashMap<>();
+        for (String d : cleanDocs) {
+            JsonNode n = parse(d);
+            clean.put(n.path("_id").asText(), n.path("_source"));
+        }
+        List<String> out = new ArrayList<>();
+        for (String d : copyDocs) {
+            JsonNode n = parse(d);
+            JsonNode other = clean.get(n.path("_id").asText());
+            if (other == null) {
+                continue;
+            }
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            n.path("_source").fieldNames().forEachRemaining(names::add);
+            other.fieldNames().forEachRemaining(names::add);
+            for (String f : names) {
+                JsonNode a = n.path("_source").get(f);
+                JsonNode b = other.get(f);
+                if (a == null || !a.equals(b)) {
+                    out.add(n.path("_id").asText() + "." + f + " = " + shortText(a) + " vs " + shortText(b));
+                }
+            }
+        }
+        return out.isEmpty() ? "no document differs field by field" : "fields that differ: " + String.join(", ", out.subList(0, Math.min(12, out.size())));
+    }
+
+    private static JsonNode parse(String doc) {
+        try {
+            return Json.MAPPER.readTree(doc);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String shortText(JsonNode n) {
+        String t = n == null ? "(absent)" : n.toString();
+        return t.length() > 120 ? t.substring(0, 120) + "..." : t;
     }
 
     private static String cut(List<String> docs) {

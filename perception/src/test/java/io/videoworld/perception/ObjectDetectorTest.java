@@ -112,4 +112,17 @@ class ObjectDetectorTest {
     private static double iou(Detection d, double x1, double y1, double x2, double y2) {
         return Boxes.iou(new double[] {d.x1(), d.y1(), d.x2(), d.y2()}, new double[] {x1, y1, Math.min(x2, 1e9), y2});
     }
+
+    /**
+     * An image's boxes do not depend on what else shares its batch: the job batches keyframes of
+     * several streams together as they arrive, so two copies of a stream must get the same boxes.
+     */
+    @Test
+    void anImagesBoxesAreTheSameAloneAndInAnyBatch() {
+        List<Detection> alone = detector.detect(List.of(messi)).get(0);
+        for (List<DecodedImage> batch : List.of(List.of(messi, basketball), List.of(basketball, messi, basketball), List.of(basketball, basketball, basketball, messi))) {
+            List<List<Detection>> out = detector.detect(batch);
+            assertThat(out.get(batch.indexOf(messi))).as("batch of %d", batch.size()).isEqualTo(alone);
+        }
+    }
 }
