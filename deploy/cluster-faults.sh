@@ -32,14 +32,14 @@ since() { python3 -c "print(f'{$(now) - $1:.1f}')"; }
 
 "$cluster" down --wipe >/dev/null 2>&1 || true
 "$cluster" up >&2
-cp_conn="$repo/connectors/target/classes:$(cat "$repo/connectors/target/classpath.txt")"
+cp_conn="$repo/producer/target/classes:$(cat "$repo/producer/target/classpath.txt")"
 video=$home/faults/sample-$seconds.mp4
 if [ ! -s "$video" ]; then
   mkdir -p "$(dirname "$video")"
-  java -cp "$cp_conn" io.videoworld.connectors.producer.VideoWorldCli sample-video "$video" --seconds "$seconds" >&2
+  java -cp "$cp_conn" io.videoworld.producer.VideoWorldCli sample-video "$video" --seconds "$seconds" >&2
 fi
 epoch=1700000000000
-push() { java -cp "$cp_conn" io.videoworld.connectors.producer.VideoWorldCli push "$video" --stream-id "$1" --epoch-ms $epoch --bootstrap "$bootstrap"; }
+push() { java -cp "$cp_conn" io.videoworld.producer.VideoWorldCli push "$video" --stream-id "$1" --epoch-ms $epoch --bootstrap "$bootstrap"; }
 count() { curl -fsS -m 5 "$es/$1/_count?q=stream_id:$2" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])' 2>/dev/null || echo -1; }
 counts() { echo "$(count vw-frames "$1") $(count vw-shots "$1") $(count vw-tracks "$1") $(count vw-episodes "$1") $(count vw-videos "$1")"; }
 last_change=0

@@ -1,10 +1,10 @@
 package io.videoworld.bench;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.VideoFrameSource;
 import io.videoworld.core.Boxes;
 import io.videoworld.core.Detection;
-import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.media.video.SourceFrame;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.ModelDirectory;
 import io.videoworld.perception.ObjectDetector;

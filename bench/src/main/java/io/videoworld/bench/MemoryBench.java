@@ -5,7 +5,7 @@ import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.kafka.KafkaTopics;
-import io.videoworld.connectors.producer.KafkaProducers;
+import io.videoworld.connectors.kafka.KafkaProducers;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.core.Frame;

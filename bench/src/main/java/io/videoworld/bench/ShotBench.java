@@ -1,10 +1,10 @@
 package io.videoworld.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.SourceFrame;
 import io.videoworld.testkit.SyntheticFootage;
-import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.media.video.VideoFrameSource;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.Json;

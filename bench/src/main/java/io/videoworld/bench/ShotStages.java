@@ -1,9 +1,9 @@
 package io.videoworld.bench;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.SmallFrameDecoder;
-import io.videoworld.connectors.producer.SourceFrame;
-import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.SmallFrameDecoder;
+import io.videoworld.media.video.SourceFrame;
+import io.videoworld.media.video.VideoFrameSource;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameFeatures;

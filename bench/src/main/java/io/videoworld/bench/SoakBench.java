@@ -2,8 +2,8 @@ package io.videoworld.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.videoworld.connectors.producer.KafkaProducers;
-import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.connectors.kafka.KafkaProducers;
+import io.videoworld.media.video.SourceFrame;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameBatchCodec;

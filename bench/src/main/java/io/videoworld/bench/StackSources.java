@@ -1,9 +1,9 @@
 package io.videoworld.bench;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.SampleVideo;
-import io.videoworld.connectors.producer.SourceFrame;
-import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.SampleVideo;
+import io.videoworld.media.video.SourceFrame;
+import io.videoworld.media.video.VideoFrameSource;
 import io.videoworld.testkit.DesktopSession;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -149,6 +149,32 @@ class LayeringTest {
             .should().dependOnClassesThat().resideInAnyPackage("io.videoworld.engines..", "io.videoworld.operators..", "io.videoworld.jobs.."));
     }
 
+    /**
+     * Flink's streaming API lives only in the job side's connectors ({@code connectors.flink}): media
+     * decoding, model-service clients, the producer and what both sides share use none of it (the
+     * frame store reaches Flink's FileSystem, not its streaming API).
+     */
+    @Test
+    void onlyTheJobSideConnectorsUseFlinkStreaming() {
+        holds(noClasses().that().resideInAnyPackage("io.videoworld.media..", "io.videoworld.clients..", "io.videoworld.producer..",
+                "io.videoworld.connectors.es..", "io.videoworld.connectors.kafka..", "io.videoworld.connectors.framestore..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.flink.streaming..", "org.apache.flink.api.connector..",
+                    "org.apache.flink.connector..", "io.videoworld.connectors.flink.."));
+    }
+
+    @Test
+    void theQueryServiceUsesNeitherTheJobSideConnectorsNorTheProducer() {
+        holds(noClasses().that().resideInAPackage("io.videoworld.query..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.videoworld.connectors.flink..", "io.videoworld.producer.."));
+    }
+
+    @Test
+    void mediaAndClientsStayBelowEverythingButCore() {
+        holds(noClasses().that().resideInAnyPackage("io.videoworld.media..", "io.videoworld.clients..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.videoworld.connectors..", "io.videoworld.producer..", "io.videoworld.perception..",
+                    "io.videoworld.engines..", "io.videoworld.operators..", "io.videoworld.query..", "io.videoworld.jobs.."));
+    }
+
     @Test
     void connectorsStayBelowTheOperators() {
         holds(noClasses().that().resideInAPackage("io.videoworld.connectors..")

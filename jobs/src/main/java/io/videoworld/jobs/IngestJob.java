@@ -2,13 +2,13 @@ package io.videoworld.jobs;
 
 import io.videoworld.engines.perception.DetectorSettings;
 
-import io.videoworld.connectors.es.ElasticsearchSink;
+import io.videoworld.connectors.flink.es.ElasticsearchSink;
 import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsWrite;
 import io.videoworld.connectors.es.IndexSettings;
-import io.videoworld.connectors.kafka.DeadLetterSerializer;
-import io.videoworld.connectors.kafka.FrameBatchDeserializer;
-import io.videoworld.connectors.producer.KafkaProducers;
+import io.videoworld.connectors.flink.kafka.DeadLetterSerializer;
+import io.videoworld.connectors.flink.kafka.FrameBatchDeserializer;
+import io.videoworld.connectors.kafka.KafkaProducers;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.DecidedBatch;
 import io.videoworld.operators.deadletters.Stages;
@@ -42,7 +42,7 @@ import java.util.function.UnaryOperator;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import io.videoworld.core.Ingested;
 import io.videoworld.core.Segment;
-import io.videoworld.connectors.framestore.FrameStoreSink;
+import io.videoworld.connectors.flink.framestore.FrameStoreSink;
 import io.videoworld.operators.shots.ExtractFeatures;
 import io.videoworld.operators.shots.ShotDetector;
 import org.apache.flink.util.Collector;

@@ -1,6 +1,6 @@
 package io.videoworld.jobs;
 
-import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.clients.llm.LlmConfig;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;

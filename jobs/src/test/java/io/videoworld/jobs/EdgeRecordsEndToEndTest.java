@@ -7,7 +7,7 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.kafka.KafkaTopics;
-import io.videoworld.connectors.producer.KafkaProducers;
+import io.videoworld.connectors.kafka.KafkaProducers;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;

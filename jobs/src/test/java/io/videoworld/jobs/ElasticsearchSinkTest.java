@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.es.ElasticsearchSink;
+import io.videoworld.connectors.flink.es.ElasticsearchSink;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.EsWrite;
 import io.videoworld.core.Names;

@@ -8,7 +8,7 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.EsClients;
-import io.videoworld.connectors.producer.VideoWorldCli;
+import io.videoworld.producer.VideoWorldCli;
 import io.videoworld.core.Names;
 import io.videoworld.testkit.ScreenActivity;
 import io.videoworld.testkit.TestInfra;

@@ -3,7 +3,7 @@ package io.videoworld.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.videoworld.connectors.kafka.FrameBatchDeserializer;
+import io.videoworld.connectors.flink.kafka.FrameBatchDeserializer;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.Ingested;

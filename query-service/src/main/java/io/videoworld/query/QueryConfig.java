@@ -1,8 +1,8 @@
 package io.videoworld.query;
 
-import io.videoworld.connectors.audio.Transcriber;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.producer.SourceLocator;
+import io.videoworld.clients.asr.Transcriber;
+import io.videoworld.clients.llm.LlmClient;
+import io.videoworld.media.video.SourceLocator;
 import io.videoworld.perception.ObjectDetector;
 import io.videoworld.perception.TextEmbedder;
 import io.videoworld.query.alerts.WebhookEgress;

@@ -10,7 +10,7 @@ import io.videoworld.connectors.esread.PerceptionRepository;
 import io.videoworld.connectors.esread.SegmentRepository;
 import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.connectors.framestore.FrameStore;
-import io.videoworld.connectors.producer.VideoSeeker;
+import io.videoworld.media.video.VideoSeeker;
 import io.videoworld.query.agent.AskService;
 import io.videoworld.query.agent.FrameCaptioner;
 import io.videoworld.query.api.ToolCatalog;

@@ -1,7 +1,7 @@
 package io.videoworld.query;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.videoworld.connectors.llm.LlmClient;
+import io.videoworld.clients.llm.LlmClient;
 import io.videoworld.query.auth.Auth;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.clients.llm.LlmClient;
+import io.videoworld.clients.llm.LlmConfig;
 import io.videoworld.core.Json;
 import io.videoworld.testkit.KitchenCam;
 import io.videoworld.testkit.ScriptedLlm.Reply;

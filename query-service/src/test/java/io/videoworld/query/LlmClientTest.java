@@ -3,10 +3,10 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.videoworld.connectors.llm.ChatMessage;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmConfig;
-import io.videoworld.connectors.llm.LlmException;
+import io.videoworld.clients.llm.ChatMessage;
+import io.videoworld.clients.llm.LlmClient;
+import io.videoworld.clients.llm.LlmConfig;
+import io.videoworld.clients.llm.LlmException;
 import io.videoworld.core.Json;
 import io.videoworld.testkit.ScriptedLlm.Reply;
 import io.videoworld.testkit.ScriptedLlm;

@@ -7,7 +7,7 @@ import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsIndices;
 import io.videoworld.connectors.es.EsWrite;
-import io.videoworld.connectors.producer.SampleVideo;
+import io.videoworld.media.video.SampleVideo;
 import io.videoworld.core.KeyframeRef;
 import io.videoworld.core.Perception;
 import io.videoworld.core.Segment;

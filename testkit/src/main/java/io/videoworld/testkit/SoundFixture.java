@@ -1,6 +1,6 @@
 package io.videoworld.testkit;
 
-import io.videoworld.connectors.audio.AudioTrack;
+import io.videoworld.media.audio.AudioTrack;
 import java.nio.ShortBuffer;
 import java.nio.file.Path;
 import java.util.Random;

@@ -1,6 +1,6 @@
 package io.videoworld.bench.docs;
 
-import io.videoworld.connectors.producer.PushCommand;
+import io.videoworld.producer.PushCommand;
 import io.videoworld.jobs.DetectOptions;
 import io.videoworld.jobs.IngestOptions;
 import io.videoworld.jobs.LocalLauncher;

@@ -240,7 +240,7 @@ public final class EsDocuments {
      * edge's bounds keep both exact ({@link FrameLimits}); progress past them (a push that repeats
      * frame indices for months) saturates, so the document stops advancing but never fails.
      */
-    static long pushVersion(long epochMs, long progress) {
+    public static long pushVersion(long epochMs, long progress) {
         long second = Math.min(Math.max(0, epochMs / 1000), FrameLimits.MAX_TIME_MS / 1000);
         return second * FrameLimits.MAX_PROGRESS + Math.min(Math.max(0, progress), FrameLimits.MAX_PROGRESS - 1);
     }

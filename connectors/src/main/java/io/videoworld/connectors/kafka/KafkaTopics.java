@@ -1,6 +1,5 @@
 package io.videoworld.connectors.kafka;
 
-import io.videoworld.connectors.producer.KafkaProducers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.videoworld.engines.shots;
 
-import io.videoworld.connectors.producer.SmallFrameDecoder;
+import io.videoworld.media.video.SmallFrameDecoder;
 import io.videoworld.core.FrameFeatures;
 import io.videoworld.core.SourceKind;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.videoworld.engines.memory;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.ScreenshotFolderSource;
-import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.ScreenshotFolderSource;
+import io.videoworld.media.video.SourceFrame;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.core.Frame;

@@ -2,9 +2,9 @@ package io.videoworld.engines.shots;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.ScreenshotFolderSource;
-import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.ScreenshotFolderSource;
+import io.videoworld.media.video.SourceFrame;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.Segment;

@@ -5,8 +5,8 @@ import static org.bytedeco.opencv.global.opencv_core.CV_8UC3;
 import static org.bytedeco.opencv.global.opencv_imgproc.putText;
 import static org.bytedeco.opencv.global.opencv_imgproc.rectangle;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.SourceFrame;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.Segment;

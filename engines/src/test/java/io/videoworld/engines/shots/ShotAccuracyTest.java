@@ -2,10 +2,10 @@ package io.videoworld.engines.shots;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.SourceFrame;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.SourceFrame;
 import io.videoworld.testkit.SyntheticFootage;
-import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.media.video.VideoFrameSource;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.Segment;

@@ -6,7 +6,7 @@ import static io.videoworld.testkit.MemoryFixtures.EPOCH;
 import static io.videoworld.testkit.MemoryFixtures.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.connectors.llm.LlmConfig;
+import io.videoworld.clients.llm.LlmConfig;
 import io.videoworld.core.EpisodeBatch;
 import io.videoworld.core.SourceKind;
 import io.videoworld.testkit.ScriptedLlm;

@@ -4,10 +4,10 @@ import io.videoworld.engines.shots.FeatureExtractor;
 import io.videoworld.engines.shots.ShotParams;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.connectors.producer.JpegEncoder;
-import io.videoworld.connectors.producer.SampleVideo;
-import io.videoworld.connectors.producer.SourceFrame;
-import io.videoworld.connectors.producer.VideoFrameSource;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.SampleVideo;
+import io.videoworld.media.video.SourceFrame;
+import io.videoworld.media.video.VideoFrameSource;
 import io.videoworld.core.FeatureBatch;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;

@@ -2,8 +2,8 @@ package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.esread.VideoRepository;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmException;
+import io.videoworld.clients.llm.LlmClient;
+import io.videoworld.clients.llm.LlmException;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.ToolDispatcher;

@@ -1,9 +1,9 @@
 package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.videoworld.connectors.llm.ChatMessage;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmException;
+import io.videoworld.clients.llm.ChatMessage;
+import io.videoworld.clients.llm.LlmClient;
+import io.videoworld.clients.llm.LlmException;
 import java.util.List;
 import java.util.Map;
 

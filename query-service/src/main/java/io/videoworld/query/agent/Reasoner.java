@@ -2,9 +2,9 @@ package io.videoworld.query.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.esread.VideoRepository;
-import io.videoworld.connectors.llm.ChatMessage;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmException;
+import io.videoworld.clients.llm.ChatMessage;
+import io.videoworld.clients.llm.LlmClient;
+import io.videoworld.clients.llm.LlmException;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.retrieval.Evidence;
 import java.io.IOException;

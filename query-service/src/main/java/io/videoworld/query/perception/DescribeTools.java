@@ -1,9 +1,9 @@
 package io.videoworld.query.perception;
 
 import io.videoworld.connectors.esread.VideoRepository;
-import io.videoworld.connectors.llm.ChatMessage;
-import io.videoworld.connectors.llm.LlmClient;
-import io.videoworld.connectors.llm.LlmException;
+import io.videoworld.clients.llm.ChatMessage;
+import io.videoworld.clients.llm.LlmClient;
+import io.videoworld.clients.llm.LlmException;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;

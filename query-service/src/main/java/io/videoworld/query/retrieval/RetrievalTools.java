@@ -2,7 +2,7 @@ package io.videoworld.query.retrieval;
 
 import static io.videoworld.query.api.Decimals.round;
 
-import io.videoworld.connectors.audio.Cue;
+import io.videoworld.core.Cue;
 import io.videoworld.connectors.esread.HybridSearch;
 import io.videoworld.connectors.esread.MemoryRepository;
 import io.videoworld.connectors.esread.ScreenFilter;

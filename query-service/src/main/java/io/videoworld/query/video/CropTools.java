@@ -3,7 +3,7 @@ package io.videoworld.query.video;
 import static io.videoworld.query.api.Decimals.round;
 
 import io.videoworld.connectors.esread.VideoRepository;
-import io.videoworld.connectors.images.Images;
+import io.videoworld.media.images.Images;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.Args;

@@ -1,7 +1,7 @@
 package io.videoworld.query.video;
 
 import io.videoworld.connectors.esread.VideoRepository;
-import io.videoworld.connectors.images.Images;
+import io.videoworld.media.images.Images;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.RequestLimits;
 import java.io.IOException;

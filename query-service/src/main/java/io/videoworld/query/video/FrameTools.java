@@ -5,7 +5,7 @@ import static io.videoworld.query.api.Decimals.round;
 import io.videoworld.connectors.esread.FrameRepository;
 import io.videoworld.connectors.esread.SegmentRepository;
 import io.videoworld.connectors.esread.VideoRepository;
-import io.videoworld.connectors.images.Images;
+import io.videoworld.media.images.Images;
 import io.videoworld.core.Segment;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;

@@ -1,6 +1,6 @@
 package io.videoworld.query.video;
 
-import io.videoworld.connectors.images.Images;
+import io.videoworld.media.images.Images;
 import io.videoworld.core.JpegInfo;
 
 /**

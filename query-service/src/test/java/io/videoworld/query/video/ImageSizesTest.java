@@ -3,7 +3,7 @@ package io.videoworld.query.video;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.videoworld.connectors.images.Images;
+import io.videoworld.media.images.Images;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.RequestLimits;
 import java.awt.image.BufferedImage;

@@ -1,5 +1,9 @@
 package io.videoworld.connectors.audio;
 
+import io.videoworld.media.audio.AudioTrack;
+import io.videoworld.core.Cue;
+import io.videoworld.media.audio.Subtitles;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -1,0 +1,139 @@
+package io.videoworld.producer;
+
+import io.videoworld.connectors.kafka.KafkaProducers;
+import io.videoworld.media.video.FrameSource;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.ScreenshotFolderSource;
+import io.videoworld.media.video.SourceLocator;
+import io.videoworld.media.video.VideoFrameSource;
+
+import io.videoworld.core.Ids;
+import io.videoworld.core.Names;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code videoworld push}: a video file, a live URL or a screenshot folder into Kafka. */
+@Command(name = "push", mixinStandardHelpOptions = true,
+        description = "Sample, resize and JPEG-encode frames from a video file, an http(s)/rtsp URL or a folder of "
+                + "screenshots, and publish them as frame batches to Kafka.")
+public final class PushCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "SOURCE", description = "video file, http(s)/rtsp URL, or folder of PNG/JPEG screenshots")
+    String source;
+
+    @Option(names = "--stream-id", description = "stream id (default: the file or folder name, cleaned)")
+    String streamId;
+
+    @Option(names = "--bootstrap", defaultValue = "localhost:9092", description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE})")
+    String bootstrap;
+
+    @Option(names = "--topic", defaultValue = Names.FRAMES_TOPIC, description = "topic (default: ${DEFAULT-VALUE})")
+    String topic;
+
+    @Option(names = "--fps", description = "frames per second to sample (default: the video's own rate; 1 for screenshots)")
+    Double fps;
+
+    @Option(names = "--width", defaultValue = "640", description = "resize to this width, keeping aspect ratio; 0 keeps the source width (default: ${DEFAULT-VALUE})")
+    int width;
+
+    @Option(names = "--batch-frames", description = "frames per batch (default: 20 for screenshots, 1 s of frames for video)")
+    Integer batchFrames;
+
+    @Option(names = "--jpeg-quality", defaultValue = "85", description = "JPEG quality 1-100 (default: ${DEFAULT-VALUE})")
+    int quality;
+
+    @Option(names = "--encode-threads", description = "video: threads that resize and JPEG-encode while one decodes ahead; 0 encodes on "
+            + "the decoding thread (default: one per core, at most 4)")
+    Integer encodeThreads;
+
+    @Option(names = "--sort", defaultValue = "name", description = "screenshot order and timing: name (1/fps apart) or mtime (file times) (default: ${DEFAULT-VALUE})")
+    String sort;
+
+    @Option(names = "--epoch-ms", description = "wall-clock time of the stream's start in epoch ms (default: now)")
+    Long epochMs;
+
+    @Override
+    public Integer call() throws Exception {
+        if (quality < 1 || quality > 100) {
+            throw new IllegalArgumentException("--jpeg-quality must be between 1 and 100, got " + quality);
+        }
+        if (encodeThreads != null && encodeThreads < 0) {
+            throw new IllegalArgumentException("--encode-threads must be 0 or more, got " + encodeThreads);
+        }
+        if (fps != null && fps <= 0) {
+            throw new IllegalArgumentException("--fps must be positive, got " + fps);
+        }
+        long epoch = epochMs != null ? epochMs : System.currentTimeMillis();
+        JpegEncoder encoder = new JpegEncoder(width, quality);
+        boolean url = source.contains("://");
+        Path path = url ? null : Path.of(source);
+        // Recorded as a URI (file:///abs/path for local files), so a query service on another machine can map it (--source-root).
+        String recorded = SourceLocator.recordedUri(source);
+        String id = streamId != null ? Ids.checkStreamId(streamId) : defaultStreamId(source);
+        try (FrameSource frames = path != null && path.toFile().isDirectory()
+                ? new ScreenshotFolderSource(path, ScreenshotFolderSource.Order.valueOf(sort.toUpperCase(Locale.ROOT)),
+                        fps == null ? 1.0 : fps, epoch, encoder)
+                : new VideoFrameSource(source, fps == null ? 0 : fps, encoder,
+                        encodeThreads != null ? encodeThreads : VideoFrameSource.defaultEncodeThreads());
+                KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(bootstrap)) {
+            int perBatch = batchFrames != null ? batchFrames
+                    : frames.kind() == io.videoworld.core.SourceKind.SCREEN ? 20
+                    : (int) Math.max(1, Math.round(frames.info().sampleFps()));
+            Pusher pusher = new Pusher(producer, topic, perBatch, KafkaProducers.MAX_RECORD_BYTES);
+            PushSummary summary;
+            if (System.console() != null) {
+                try (ProgressBar bar = new ProgressBarBuilder().setTaskName("push " + id)
+                        .setInitialMax(frames.expectedFrames()).setStyle(ProgressBarStyle.ASCII).setUnit(" frames", 1)
+                        .build()) {
+                    summary = pusher.push(frames, id, recorded, epoch, bar::stepTo);
+                }
+            } else {
+                summary = pusher.push(frames, id, recorded, epoch, n -> { });
+            }
+            System.out.println(summary.line());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new IllegalStateException(kafkaProblem(e), e);
+        } catch (java.io.IOException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.KafkaException k) {
+                throw new IllegalStateException(kafkaProblem(k), e);
+            }
+            throw e;
+        }
+        return 0;
+    }
+
+    /** One line saying what went wrong with Kafka and what to do about it. */
+    private String kafkaProblem(org.apache.kafka.common.KafkaException e) {
+        if (e instanceof org.apache.kafka.common.errors.TimeoutException) {
+            return "Kafka at " + bootstrap + " did not answer: start it (bin/videoworld demo starts one on localhost:9092) "
+                    + "or name yours with --bootstrap HOST:PORT";
+        }
+        if (e instanceof org.apache.kafka.common.errors.RecordTooLargeException) {
+            return "Kafka refused a batch as too large: lower --batch-frames or --width, or raise the topic's max.message.bytes";
+        }
+        return "Kafka at " + bootstrap + " refused the push (" + e.getMessage() + "); check --bootstrap and --topic";
+    }
+
+    /** A stream id from a path or URL: its last name without extension, reduced to the id alphabet. */
+    public static String defaultStreamId(String source) {
+        String s = source.replaceAll("[/\\\\]+$", "");
+        s = s.substring(Math.max(s.lastIndexOf('/'), s.lastIndexOf('\\')) + 1);
+        int dot = s.lastIndexOf('.');
+        if (dot > 0) {
+            s = s.substring(0, dot);
+        }
+        s = s.replaceAll("[^A-Za-z0-9._-]", "-").replaceAll("^[^A-Za-z0-9]+", "");
+        if (s.isEmpty()) {
+            s = "stream";
+        }
+        return s.length() > 128 ? s.substring(0, 128) : s;
+    }
+}
