@@ -234,6 +234,16 @@ class AskPlanTest {
                 .set("stream_ids", Json.MAPPER.createArrayNode().add(DESK)).toString());
         assertThat(tooLong.statusCode()).isEqualTo(400);
         assertThat(tooLong.body()).contains("at most 4000 characters");
+        // A range where nothing is indexed: no clip, and with a model no answer is invented (the model is not asked to answer).
+        PARSE.set("{}");
+        int since = llm.requests().size();
+        JsonNode empty = ask(withModel, "What happened?", "\"time_range\": {\"start_time\": 200, \"end_time\": 300}");
+        assertThat(empty.get("evidence")).isEmpty();
+        assertThat(empty.has("answer")).isFalse();
+        assertThat(empty.get("message").asText()).contains("Nothing is indexed");
+        assertThat(llm.requests().subList(since, llm.requests().size())).allMatch(q -> q.path("messages").path(0).path("content").asText()
+                .contains("search plan"));
+        assertThat(ask(server, "What happened?", "\"time_range\": {\"start_time\": 200, \"end_time\": 300}").get("evidence")).isEmpty();
         HttpResponse<String> missing = post(withModel, "{\"question\": \"What happened?\", \"stream_ids\": [\"" + DESK + "\", \"no-such-stream\"]}");
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(missing.body()).contains("stream_ids[1]").contains("no-such-stream");

@@ -110,6 +110,11 @@ public final class AskService {
                     + "first; a stream where no text matched gives its shots in time order. Configure an OpenAI-compatible endpoint "
                     + "(--llm-url, --llm-model) for answers.", null, null, null, evidence, trace.steps(), null);
         }
+        if (evidence.isEmpty()) {
+            // Nothing is indexed where the question points: a model given nothing could only invent.
+            return new AskAnswer(req.question(), "llm", null, "Nothing is indexed in the named streams and time range, so no answer is "
+                    + "composed.", null, null, "no evidence", List.of(), trace.steps(), llm.usage().snapshot());
+        }
         Outcome o = new Agent(caller, req, evidence, trace, plan.counting()).run();
         return new AskAnswer(req.question(), "llm", o.answer(), null, o.explanation(), o.confidence(), o.status(), o.evidence(), trace.steps(),
                 llm.usage().snapshot());
