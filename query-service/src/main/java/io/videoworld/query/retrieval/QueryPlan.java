@@ -193,7 +193,7 @@ public record QueryPlan(List<List<String>> triples, List<String> keywords, doubl
         Matcher m = PLACE.matcher(q);
         while (m.find()) {
             String w = m.group(1);
-            if (!NOT_PLACES.contains(w) && !Character.isDigit(w.charAt(0))) {
+            if (!NOT_PLACES.contains(w) && !STOP.contains(w)) {
                 return w;
             }
         }
