@@ -154,7 +154,7 @@ public final class ToolLatencyBench {
                 + "\"resolution\": {\"width\": 320}}");
         c.put("crop_region timestamp (decodes)", "{" + v + ", \"source\": {\"type\": \"timestamp\", \"timestamp\": 12.3}, "
                 + "\"regions\": [{\"bbox\": [0.25, 0.25, 0.5, 0.5]}], \"output_resolution\": {\"width\": 128, \"height\": 128}}");
-        c.put("describe_visual (vision model)", "{" + v + ", \"start_time\": 10, \"end_time\": 14}");
+        c.put("describe_visual (composed, no model)", "{" + v + ", \"start_time\": 10, \"end_time\": 14}");
         c.put("detect_objects", "{" + v + ", \"timestamp\": 30}");
         c.put("recognize_activity", "{" + v + ", \"start_time\": 10, \"end_time\": 40}");
         c.put("get_scene_attributes (decodes two frames)", "{" + v + ", \"timestamp\": 30}");

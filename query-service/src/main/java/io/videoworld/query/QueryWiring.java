@@ -33,6 +33,7 @@ import io.videoworld.query.perception.ObjectFinder;
 import io.videoworld.query.perception.ObjectTools;
 import io.videoworld.query.perception.SceneTools;
 import io.videoworld.connectors.esread.StreamIndex;
+import io.videoworld.query.perception.VisualFacts;
 import io.videoworld.query.retrieval.EvidenceSearch;
 import io.videoworld.query.timeline.TimelineLanes;
 import io.videoworld.query.streams.Retention;
@@ -103,15 +104,15 @@ final class QueryWiring implements AutoCloseable {
 
         ObjectFinder finder = new ObjectFinder(objects, access, c.detector());
         AudioTools audio = new AudioTools(videos, c.transcriber(), c.sources());
+        SceneTools scene = new SceneTools(videos, finder);
         dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
                 .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)
-                .register("get_scene_attributes", new SceneTools(videos, finder)::getSceneAttributes)
+                .register("get_scene_attributes", scene::getSceneAttributes)
                 .register("get_transcript", audio::getTranscript)
                 .register("detect_audio_events", audio::detectAudioEvents);
-        if (c.vision() != null) {
-            // Without a vision model describe_visual stays unregistered and answers 501 naming what is missing.
-            dispatcher.register("describe_visual", new DescribeTools(videos, access, c.vision())::describeVisual);
-        }
+        // Without a vision model describe_visual composes its description from what was perceived (c.vision() null).
+        dispatcher.register("describe_visual", new DescribeTools(videos, access, c.vision(),
+                new VisualFacts(finder, objects, perception, memory, scene, audio))::describeVisual);
 
         EntityTools entities = new EntityTools(videos, objects, finder, c.embedder());
         TrajectoryTools trajectories = new TrajectoryTools(videos, segments, perception, entities, finder, access, c.vision(), looks);

@@ -127,7 +127,7 @@ class PerceptionSearchTest {
     }
 
     @Test
-    void aVisionModelDescribesTheFramesOfARangeAndWithoutOneTheToolSaysWhatIsMissing() throws Exception {
+    void aVisionModelDescribesTheFramesOfARangeAndWithoutOneTheDescriptionIsComposed() throws Exception {
         llm.script(Reply.text("A mug stands on a table while a ball crosses the frame."));
         JsonNode d = tool(withVision, "describe_segment", "{\"video_id\": \"" + PANTRY + "\", \"start_time\": 2, \"end_time\": 4, "
                 + "\"focus\": \"objects\"}");
@@ -139,11 +139,9 @@ class PerceptionSearchTest {
         assertThat(sent.get("messages").get(1).get("content").findValues("image_url")).hasSize(3);
         assertThat(sent.get("messages").get(0).get("content").asText()).contains("Focus on the objects");
 
-        HttpResponse<String> none = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withoutModel.port()
-                + "/v1/tools/describe_visual")).POST(HttpRequest.BodyPublishers.ofString("{\"video_id\": \"" + PANTRY
-                + "\", \"start_time\": 2, \"end_time\": 4}")).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(none.statusCode()).isEqualTo(501);
-        assertThat(none.body()).contains("--llm-vision");
+        JsonNode none = tool(withoutModel, "describe_visual", "{\"video_id\": \"" + PANTRY + "\", \"start_time\": 2, \"end_time\": 4}");
+        assertThat(none.get("source").asText()).isEqualTo("composed");
+        assertThat(none.get("description").asText()).contains("\"Coffee mug on the kitchen table\"");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
 import io.videoworld.query.retrieval.Evidence;
 import io.videoworld.query.retrieval.EvidenceSearch;
+import io.videoworld.query.retrieval.QueryPlan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,10 +77,32 @@ public final class AskService {
             }
         }
         Trace trace = new Trace(events);
+        // Seed 003 step 1: the plan (the model's parse, or in evidence mode the question's own words) drives the search.
+        Reasoner.Plan plan = llm == null ? new Reasoner.Plan(QueryPlan.fromQuestion(req.question()), req.counting())
+                : new Reasoner(llm, trace, clipFrames, new FrameCaptioner(llm), videos).parse(req);
+        if (llm == null) {
+            trace.add("parse", Map.of("plan", plan.query().describe()));
+        }
+        double from = req.from();
+        double to = req.to();
+        double a = Math.max(from, plan.query().from());
+        double b = Math.min(to, plan.query().to());
+        if (a < b) {
+            from = a;
+            to = b;
+        } else {
+            trace.add("constraint", Map.of("ignored", "the question's time (" + plan.query().from() + "-"
+                    + (plan.query().to() == Double.MAX_VALUE ? "end" : plan.query().to()) + " s) lies outside the asked time_range; the time_range is searched"));
+        }
         // Evidence mode cites at most max_clips; a model is shown a few more candidates to choose from, and cites at most max_clips.
-        List<Evidence> evidence = search.moments(req.streams(), req.from(), req.to(), req.question(),
-                llm == null ? req.maxClips() : Math.max(req.maxClips(), CANDIDATES));
-        trace.add("search", Map.of("clips", evidence.size(), "streams", req.streams()));
+        List<Evidence> evidence = search.moments(req.streams(), from, to, req.question(),
+                llm == null ? req.maxClips() : Math.max(req.maxClips(), CANDIDATES), plan.query());
+        Map<String, Object> searched = new java.util.LinkedHashMap<>();
+        searched.put("clips", evidence.size());
+        searched.put("streams", req.streams());
+        searched.put("text", plan.query().searchText(req.question()));
+        searched.put("time_range", List.of(from, to == Double.MAX_VALUE ? "end" : to));
+        trace.add("search", searched);
         if (llm == null) {
             return new AskAnswer(req.question(), "evidence", null, "No LLM is configured, so no answer is composed: these are at most "
                     + "max_clips clips of the named streams in the time range, each at most ten seconds around the keyframes where the "
@@ -87,7 +110,12 @@ public final class AskService {
                     + "first; a stream where no text matched gives its shots in time order. Configure an OpenAI-compatible endpoint "
                     + "(--llm-url, --llm-model) for answers.", null, null, null, evidence, trace.steps(), null);
         }
-        Outcome o = new Agent(caller, req, evidence, trace).run();
+        if (evidence.isEmpty()) {
+            // Nothing is indexed where the question points: a model given nothing could only invent.
+            return new AskAnswer(req.question(), "llm", null, "Nothing is indexed in the named streams and time range, so no answer is "
+                    + "composed.", null, null, "no evidence", List.of(), trace.steps(), llm.usage().snapshot());
+        }
+        Outcome o = new Agent(caller, req, evidence, trace, plan.counting()).run();
         return new AskAnswer(req.question(), "llm", o.answer(), null, o.explanation(), o.confidence(), o.status(), o.evidence(), trace.steps(),
                 llm.usage().snapshot());
     }
@@ -100,18 +128,20 @@ public final class AskService {
         private final Trace trace;
         private final FrameCaptioner captioner = new FrameCaptioner(llm);
         private final List<Double> seenTimes = new ArrayList<>();
+        private final boolean counting;
 
-        Agent(Caller caller, AskRequest req, List<Evidence> evidence, Trace trace) {
+        Agent(Caller caller, AskRequest req, List<Evidence> evidence, Trace trace, boolean counting) {
             this.caller = caller;
             this.req = req;
             this.evidence = evidence;
             this.trace = trace;
+            this.counting = counting;
         }
 
         Outcome run() throws IOException {
             String memory = memoryText();
             Reasoner reasoner = new Reasoner(llm, trace, clipFrames, captioner, videos);
-            Reasoner.Outcome reasoned = reasoner.run(req, evidence, memory);
+            Reasoner.Outcome reasoned = reasoner.run(req, evidence, memory, counting);
             Solver solver = new Solver(llm, tools, caller, trace);
             solver.start(req.question(), memory, reasoned);
             Solver.Answer best = null;

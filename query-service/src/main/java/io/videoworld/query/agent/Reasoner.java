@@ -7,6 +7,7 @@ import io.videoworld.clients.llm.LlmClient;
 import io.videoworld.clients.llm.LlmException;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.retrieval.Evidence;
+import io.videoworld.query.retrieval.QueryPlan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,15 +44,33 @@ final class Reasoner {
         this.videos = videos;
     }
 
-    Outcome run(AskRequest req, List<Evidence> evidence, String memory) throws IOException {
+    /** The search plan and whether the question counts (then every chosen clip is watched). */
+    record Plan(QueryPlan query, boolean counting) {}
+
+    /**
+     * Seed 003 step 1: the model parses the question into triples and constraints. A reply that is
+     * not a JSON object, or a failed model, leaves the plan read from the question's own words.
+     */
+    Plan parse(AskRequest req) throws IOException {
+        JsonNode parsed = null;
+        try {
+            ChatMessage plan = llm.chat(List.of(ChatMessage.system(Prompts.PARSE), ChatMessage.user(req.question())), List.of(), true);
+            parsed = JsonBlocks.lastObject(plan.content()).orElse(null);
+        } catch (LlmException e) {
+            trace.add("reasoner_error", Map.of("error", e.getMessage()));
+        }
+        QueryPlan query = parsed == null ? QueryPlan.fromQuestion(req.question()) : QueryPlan.fromParse(parsed);
+        Map<String, Object> step = new LinkedHashMap<>();
+        step.put("plan", parsed == null ? "(not valid JSON; the plan is read from the question's words)" : parsed);
+        step.put("search_plan", query.describe());
+        trace.add("parse", step);
+        boolean counting = req.counting() || (parsed != null && "counting".equals(parsed.path("question_type").asText()));
+        return new Plan(query, counting);
+    }
+
+    Outcome run(AskRequest req, List<Evidence> evidence, String memory, boolean counting) throws IOException {
         List<String> summaries = new ArrayList<>();
         try {
-            boolean counting = req.counting();
-            ChatMessage plan = llm.chat(List.of(ChatMessage.system(Prompts.PARSE), ChatMessage.user(req.question())), List.of(), true);
-            JsonNode parsed = JsonBlocks.lastObject(plan.content()).orElse(null);
-            counting |= parsed != null && "counting".equals(parsed.path("question_type").asText());
-            trace.add("parse", Map.of("plan", parsed == null ? "(not valid JSON; searching without a plan)" : parsed));
-
             ChatMessage eval = llm.chat(List.of(ChatMessage.system(Prompts.EVALUATE),
                     ChatMessage.user("Question: " + req.question() + "\n\nMemory:\n" + memory)), List.of(), false);
             String action = match(ACTION, eval.content()).orElse("Search");

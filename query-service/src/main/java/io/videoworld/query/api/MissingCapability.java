@@ -5,14 +5,10 @@ public final class MissingCapability {
     private MissingCapability() {}
 
     public static String of(ToolCatalog.ToolDef tool) {
-        return switch (tool.name()) {
-            case "describe_visual" -> "a vision-language model, which is not configured (start the query service with "
-                    + "--llm-url, --llm-model and --llm-vision)";
-            default -> switch (tool.family()) {
-                case "perception" -> "the perception index (object detection, OCR, embeddings), which is not built yet";
-                case "retrieval", "memory" -> "episodic memory and embeddings, which are not built yet";
-                default -> "a capability that is not built yet";
-            };
+        return switch (tool.family()) {
+            case "perception" -> "the perception index (object detection, OCR, embeddings), which is not built yet";
+            case "retrieval", "memory" -> "episodic memory and embeddings, which are not built yet";
+            default -> "a capability that is not built yet";
         };
     }
 }

@@ -10,9 +10,12 @@ import java.util.List;
 public final class PerceptionResponses {
     private PerceptionResponses() {}
 
-    /** describe_visual (seed 001: describe_segment, whose name for the text is {@code caption}). */
-    public record Description(String description, String caption, TimeRange timeRange, List<String> framesAnalyzed, int numFramesAnalyzed,
-            String model) {}
+    /**
+     * describe_visual (seed 001: describe_segment, whose name for the text is {@code caption}); {@code source} is
+     * {@code composed} (the description is the facts' statements) or {@code model} (the vision model's words, given the facts).
+     */
+    public record Description(String description, String caption, String source, TimeRange timeRange, List<String> framesAnalyzed,
+            int numFramesAnalyzed, String model, List<VisualFacts.Fact> facts) {}
 
     /** detect_objects; {@code query_matching} says how a text query ranked the objects, when one was given. */
     public record Detections(double timestamp, double frameTimestamp, FrameInfo frameInfo, String detectionMethod, String detector,

@@ -58,7 +58,20 @@ public final class EvidenceSearch {
      * that cover them; for a stream where nothing matched, its shots in time order after them.
      */
     public List<Evidence> moments(List<String> streams, double from, double to, String question, int max) throws IOException {
+        return moments(streams, from, to, question, max, QueryPlan.NONE);
+    }
+
+    /**
+     * As {@link #moments(List, double, double, String, int)}, searching the plan's terms (the
+     * question's embedding still ranks by meaning) in [from, to] (the caller narrows it by the plan's
+     * times); where the plan names a place, clips in events that took place there come first, and
+     * where it asks for the first or last time, the clips scoring near the best are put in time order.
+     */
+    public List<Evidence> moments(List<String> streams, double from, double to, String question, int max, QueryPlan plan) throws IOException {
         float[] vector = embedder == null || question == null || question.isBlank() ? null : embedding(question);
+        String text = plan.searchText(question);
+        boolean rerank = plan.place() != null || plan.order() != null;
+        int fetch = rerank ? Math.max(3 * max, 15) : max;
         List<MomentSearch.Moment> found = new ArrayList<>();
         List<String> unmatched = new ArrayList<>();
         long fromMs = Math.round(from * 1000);
@@ -68,7 +81,7 @@ public final class EvidenceSearch {
             if (v == null) {
                 continue;
             }
-            List<MomentSearch.Moment> ms = moments.search(stream, v.epochMs(), v.lastPtsMs(), question, vector, fromMs, toMs, max);
+            List<MomentSearch.Moment> ms = moments.search(stream, v.epochMs(), v.lastPtsMs(), text, vector, fromMs, toMs, fetch);
             found.addAll(ms);
             if (ms.isEmpty()) {
                 unmatched.add(stream);
@@ -76,6 +89,9 @@ public final class EvidenceSearch {
         }
         // Every event's best clip before any second clip, across streams as within one.
         found.sort(Comparator.comparing((MomentSearch.Moment m) -> !m.first()).thenComparing(Comparator.comparingDouble(MomentSearch.Moment::score).reversed()));
+        if (rerank) {
+            found = constrained(found, plan);
+        }
         List<Evidence> out = new ArrayList<>();
         for (MomentSearch.Moment m : found.subList(0, Math.min(max, found.size()))) {
             out.add(evidence(out.size() + 1, m));
@@ -93,6 +109,51 @@ public final class EvidenceSearch {
         return out;
     }
 
+    /** Score share of the best clip within which "the first / last time" orders clips by time. */
+    static final double ORDER_TIER = 0.75;
+
+    /** The clips in the plan's place first (when any is), then, when it asks, the best-scoring of those in time order. */
+    static List<MomentSearch.Moment> constrained(List<MomentSearch.Moment> found, QueryPlan plan) {
+        List<MomentSearch.Moment> lead = new ArrayList<>();
+        List<MomentSearch.Moment> rest = new ArrayList<>();
+        for (MomentSearch.Moment m : found) {
+            (plan.place() == null || inPlace(m, plan.place()) ? lead : rest).add(m);
+        }
+        if (lead.isEmpty()) {
+            // Nothing took place where the plan says: the place cannot narrow anything, the clips stay as ranked.
+            lead.addAll(rest);
+            rest.clear();
+        }
+        if (plan.order() != null && !lead.isEmpty()) {
+            double best = lead.stream().mapToDouble(MomentSearch.Moment::score).max().orElse(0);
+            List<MomentSearch.Moment> tier = new ArrayList<>(lead.stream().filter(m -> m.score() >= ORDER_TIER * best).toList());
+            Comparator<MomentSearch.Moment> byTime = Comparator.comparingLong(MomentSearch.Moment::startMs);
+            tier.sort("latest".equals(plan.order()) ? byTime.reversed() : byTime);
+            List<MomentSearch.Moment> others = lead.stream().filter(m -> !tier.contains(m)).toList();
+            lead = new ArrayList<>(tier);
+            lead.addAll(others);
+        }
+        lead.addAll(rest);
+        return lead;
+    }
+
+    /** Whether the clip's event took place in {@code place}: its place or application, a label, or a word of its summary. */
+    private static boolean inPlace(MomentSearch.Moment m, String place) {
+        if (m.episode() == null) {
+            return false;
+        }
+        String p = place.toLowerCase(Locale.ROOT);
+        if (m.episode().path("app").asText("").toLowerCase(Locale.ROOT).equals(p)) {
+            return true;
+        }
+        for (com.fasterxml.jackson.databind.JsonNode l : m.episode().path("labels")) {
+            if (l.asText("").toLowerCase(Locale.ROOT).equals(p)) {
+                return true;
+            }
+        }
+        return java.util.Arrays.asList(m.episode().path("summary").asText("").toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")).contains(p);
+    }
+
     private static Evidence evidence(int clip, MomentSearch.Moment m) {
         double a = m.startMs() / 1000.0;
         double b = m.endMs() / 1000.0;
@@ -100,7 +161,7 @@ public final class EvidenceSearch {
         List<Double> times = m.matchedPtsMs().stream().map(t -> t / 1000.0).toList();
         String event = m.episode() == null ? "" : String.format(Locale.ROOT, " in event %s (%.1f-%.1f s%s: %s)", m.episodeId(),
                 m.episode().path("start_pts_ms").asLong() / 1000.0, m.episode().path("end_pts_ms").asLong() / 1000.0,
-                m.episode().path("app").isTextual() ? ", " + m.episode().path("app").asText() : "", abbreviate(m.episode().path("summary").asText()));
+                m.episode().path("app").isTextual() ? ", " + m.episode().path("app").asText() : "", "\"" + abbreviate(m.episode().path("summary").asText()) + "\"");
         String text = String.format(Locale.ROOT, "[clip %d] stream %s, %.1f-%.1f s%s; the question's text was read at %s s: \"%s\"", clip,
                 m.streamId(), a, b, event, String.join(", ", times.stream().map(t -> String.format(Locale.ROOT, "%.1f", t)).toList()),
                 abbreviate(m.text()));
@@ -184,7 +245,13 @@ public final class EvidenceSearch {
         return v;
     }
 
-    private static String abbreviate(String s) {
-        return s.length() > 200 ? s.substring(0, 200) + "…" : s;
+    /**
+     * Read or heard text as it goes into a clip's line, at most 200 characters on one line, with its
+     * double quotes made single: the line quotes it, and text on a screen cannot close the quote
+     * and pass itself off as the service's own words to a model.
+     */
+    static String abbreviate(String s) {
+        String t = s.replace('"', '\'').replaceAll("[\\r\\n\\t]+", " ");
+        return t.length() > 200 ? t.substring(0, 200) + "…" : t;
     }
 }
