@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param pcm the samples
  */
 public record AudioChunk(String streamId, long seq, long epochMs, long ptsMs, int sampleRate, int channels, String format, int samples,
-        byte[] pcm) {
+        byte[] pcm) implements StreamRecord {
     public static final int RATE = 16_000;
     public static final String S16LE = "s16le";
     public static final String F32LE = "f32le";
@@ -49,6 +49,11 @@ public record AudioChunk(String streamId, long seq, long epochMs, long ptsMs, in
             out[i] = f32 ? b.getFloat() : b.getShort() / 32768f;
         }
         return out;
+    }
+
+    @Override
+    public String position() {
+        return "audio " + seq;
     }
 
     /** Length in milliseconds. */
