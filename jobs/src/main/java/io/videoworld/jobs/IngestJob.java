@@ -7,7 +7,13 @@ import io.videoworld.connectors.es.IndexSettings;
 import io.videoworld.connectors.kafka.DeadLetterSerializer;
 import io.videoworld.connectors.kafka.FrameBatchDeserializer;
 import io.videoworld.connectors.producer.KafkaProducers;
+import io.videoworld.core.AudioChunk;
 import io.videoworld.core.DeadLetter;
+import io.videoworld.core.IngestedAudio;
+import io.videoworld.core.TranscriptDoc;
+import io.videoworld.connectors.kafka.AudioChunkDeserializer;
+import io.videoworld.operators.audio.RouteAudio;
+import io.videoworld.operators.audio.SpeechOperator;
 import io.videoworld.core.DecidedBatch;
 import io.videoworld.operators.deadletters.Stages;
 import io.videoworld.core.FrameBatch;
@@ -132,6 +138,28 @@ public final class IngestJob {
         }
         return routes.tap(detected.process(new SplitDeadLetters<DetectionResult, DetectedFrame>(uid), TypeInformation.of(DetectedFrame.class))
                 .name("detection dead letters").uid(uid + "-dead-letters"));
+    }
+
+    /** The audio branch: chunks from their own topic, speech found and recognised per stream, transcript documents. */
+    private static DataStream<EsWrite> audio(StreamExecutionEnvironment env, Configuration conf, DeadLetterRoutes routes) {
+        KafkaSource<IngestedAudio> source = KafkaSource.<IngestedAudio>builder()
+                .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
+                .setTopics(conf.get(AudioOptions.TOPIC))
+                .setGroupId(conf.get(IngestOptions.GROUP_ID) + ".audio")
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new AudioChunkDeserializer())
+                .build();
+        WatermarkStrategy<IngestedAudio> watermarks = WatermarkStrategy
+                .<IngestedAudio>forBoundedOutOfOrderness(conf.get(IngestOptions.MAX_OUT_OF_ORDERNESS))
+                .withTimestampAssigner((record, kafkaTs) -> record.eventTimeMs())
+                .withIdleness(conf.get(IngestOptions.SOURCE_IDLENESS));
+        SingleOutputStreamOperator<AudioChunk> chunks = routes.tap(env.fromSource(source, watermarks, "audio from Kafka").uid("kafka-source-audio")
+                .process(new RouteAudio()).name("decode audio and route dead letters").uid("route-audio"));
+        SingleOutputStreamOperator<TranscriptDoc> speech = routes.tap(chunks.keyBy(AudioChunk::streamId, Types.STRING)
+                .process(new SpeechOperator(conf.get(PerceptionOptions.MODELS), AudioOptions.recognizer(conf), AudioOptions.segmenter(conf),
+                        conf.get(AudioOptions.IDLE).toMillis()))
+                .name("speech: voice activity, recognition").uid("speech"));
+        return routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE).name("transcript documents"));
     }
 
     /** Adds the ingest pipeline to an environment; also used by the launcher and the tests. */
@@ -285,6 +313,9 @@ public final class IngestJob {
                     .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer"));
             writes = writes.union(routes.tap(episodes.process(Stages.map("episode-documents", EsDocuments::episode), ES_WRITE)
                     .name("episode documents")));
+        }
+        if (conf.get(AudioOptions.ENABLED)) {
+            writes = writes.union(audio(env, conf, routes));
         }
         writes.sinkTo(ElasticsearchSink.builder(conf.get(IngestOptions.ES_URL))
                         .indexSettings(IndexSettings.parse(conf.get(IngestOptions.ES_INDEX_SETTINGS)))
