@@ -12,6 +12,7 @@ import java.util.List;
  * @param startMs presentation time where the speech starts
  * @param endMs presentation time where it ends
  * @param speechProbability mean voice-activity probability over the stretch
+ * @param loudnessDb the stretch's RMS level in dBFS
  * @param vad the voice-activity model
  * @param recognizer the recogniser that made (or failed to make) the text
  * @param status {@link #OK} or {@link #FAILED}
@@ -19,7 +20,7 @@ import java.util.List;
  * @param words each word with its times, where the recogniser gives them
  * @param failure why recognition failed, null when it did not
  */
-public record TranscriptDoc(String streamId, long epochMs, long startMs, long endMs, double speechProbability, String vad, String recognizer,
+public record TranscriptDoc(String streamId, long epochMs, long startMs, long endMs, double speechProbability, double loudnessDb, String vad, String recognizer,
         String status, String text, List<Word> words, String failure) {
     public static final String OK = "ok";
     public static final String FAILED = "failed";

@@ -102,7 +102,7 @@ final class QueryWiring implements AutoCloseable {
                 .register("crop_region", new CropTools(videos, access, c.limits())::cropRegion);
 
         ObjectFinder finder = new ObjectFinder(objects, access, c.detector());
-        AudioTools audio = new AudioTools(videos, c.transcriber(), c.sources());
+        AudioTools audio = new AudioTools(videos, new io.videoworld.connectors.es.TranscriptRepository(es), c.transcriber(), c.sources());
         dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
                 .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)
                 .register("get_scene_attributes", new SceneTools(videos, finder)::getSceneAttributes)

@@ -100,22 +100,33 @@ public final class SpeechOperator extends GuardedKeyedProcessFunction<String, Au
         IdleTimer.cancel(timer, ctx.timerService());
     }
 
+    /** RMS level in dBFS, -100 for digital silence. */
+    static double loudnessDb(float[] samples) {
+        double sum = 0;
+        for (float v : samples) {
+            sum += v * v;
+        }
+        double rms = Math.sqrt(sum / Math.max(1, samples.length));
+        return rms < 1e-5 ? -100 : 20 * Math.log10(rms);
+    }
+
     /** What the recogniser made of a stretch, or its failure. */
     TranscriptDoc transcribe(String streamId, Speech s) {
         double p = Math.round(s.meanProbability() * 1000) / 1000.0;
+        double db = Math.round(loudnessDb(s.samples()) * 10) / 10.0;
         try {
             Recognition r = asr.recognize(s.samples());
             List<TranscriptDoc.Word> words = new ArrayList<>();
             for (Recognition.Word w : r.words()) {
                 words.add(new TranscriptDoc.Word(w.word(), s.startMs() + w.startMs(), s.startMs() + w.endMs()));
             }
-            return new TranscriptDoc(streamId, s.epochMs(), s.startMs(), s.endMs(), p, SileroVad.NAME, asr.name(), TranscriptDoc.OK, r.text(),
+            return new TranscriptDoc(streamId, s.epochMs(), s.startMs(), s.endMs(), p, db, SileroVad.NAME, asr.name(), TranscriptDoc.OK, r.text(),
                     words, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while recognising speech", e);
         } catch (Exception e) {
-            return new TranscriptDoc(streamId, s.epochMs(), s.startMs(), s.endMs(), p, SileroVad.NAME, asr.name(), TranscriptDoc.FAILED, null,
+            return new TranscriptDoc(streamId, s.epochMs(), s.startMs(), s.endMs(), p, db, SileroVad.NAME, asr.name(), TranscriptDoc.FAILED, null,
                     List.of(), Failures.describe(e));
         }
     }

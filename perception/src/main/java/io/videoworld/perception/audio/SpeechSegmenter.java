@@ -28,7 +28,7 @@ public final class SpeechSegmenter {
      * @param minSpeechMs speech a stretch needs to be kept
      * @param maxSpeechMs longest stretch
      */
-    public record Params(double threshold, long minSilenceMs, long minSpeechMs, long maxSpeechMs) {
+    public record Params(double threshold, long minSilenceMs, long minSpeechMs, long maxSpeechMs) implements java.io.Serializable {
         public static final Params DEFAULT = new Params(0.5, 500, 200, 30_000);
     }
 
