@@ -18,7 +18,7 @@ public final class AudioOptions {
     public static final ConfigOption<String> RECOGNIZER = ConfigOptions.key("vw.audio.recognizer")
             .stringType().defaultValue(RecognizerSettings.SPHINX)
             .withDescription("Speech recogniser: sphinx (CMU Sphinx4 US English, embedded and offline) or openai (an OpenAI-compatible "
-                    + "/v1/audio/transcriptions endpoint at vw.audio.asr-url).");
+                    + "transcription endpoint at vw.audio.asr-url).");
     public static final ConfigOption<String> ASR_URL = ConfigOptions.key("vw.audio.asr-url")
             .stringType().defaultValue("").withDescription("Base URL, ending in /v1, of the transcription endpoint for the openai recogniser.");
     public static final ConfigOption<String> ASR_MODEL = ConfigOptions.key("vw.audio.asr-model")
