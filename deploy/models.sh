@@ -4,6 +4,7 @@
 #   ppocr/               PP-OCRv4 det + rec, cls, keys (from a Maven jar)
 #   centernet/           MB3-CenterNet COCO-80 detector, model.onnx converted from the TF.js graph
 #                        in npm @vladmandic/human (needs /usr/bin/python3 with onnx + numpy)
+#   silero-vad/          silero_vad.onnx, Silero VAD v5 voice activity, from npm @ricky0123/vad-web
 # Idempotent: what is already there is kept.  Usage: deploy/models.sh [DIR]   (default <repo>/.vw/models)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,6 +70,20 @@ if [ ! -s "$dir/centernet/model.onnx" ]; then
   mkdir -p "$dir/centernet"
   /usr/bin/python3 "$here/centernet_to_onnx.py" "$tmp/package/models" "$dir/centernet/model.onnx.part" >&2
   mv "$dir/centernet/model.onnx.part" "$dir/centernet/model.onnx"
+  rm -rf "$tmp"
+fi
+if [ ! -s "$dir/silero-vad/silero_vad.onnx" ]; then
+  tgz=$dist/vad-web-$VAD_NPM_VERSION.tgz
+  if [ ! -s "$tgz" ]; then
+    echo "fetching @ricky0123/vad-web $VAD_NPM_VERSION from the npm registry..." >&2
+    curl -sSfL -o "$tgz.part" "https://registry.npmjs.org/@ricky0123/vad-web/-/vad-web-$VAD_NPM_VERSION.tgz"
+    mv "$tgz.part" "$tgz"
+  fi
+  echo "$VAD_NPM_SHA256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $tgz" >&2; rm -f "$tgz"; exit 1; }
+  tmp=$(mktemp -d)
+  tar -xzf "$tgz" -C "$tmp" package/dist/silero_vad_v5.onnx
+  mkdir -p "$dir/silero-vad"
+  mv "$tmp/package/dist/silero_vad_v5.onnx" "$dir/silero-vad/silero_vad.onnx"
   rm -rf "$tmp"
 fi
 echo "$dir"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Real photos and footage for the detector and tracker tests, from Debian's opencv-doc package
 # (its examples/data): messi5.jpg and basketball1.png (people, a ball), vtest.avi (pedestrians,
-# 795 frames 768x576), Megamind.avi (a trailer). Idempotent.  Usage: deploy/samples.sh [DIR]
+# 795 frames 768x576), Megamind.avi (a trailer). Real recorded speech for the audio tests, from
+# Debian's alsa-utils (usr/share/sounds/alsa): a voice saying each speaker's name (Front_Center.wav
+# says "front center", ...) and Noise.wav, noise without speech; into DIR/speech.
+# Idempotent.  Usage: deploy/samples.sh [DIR]
 #
 # deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (29 clips, truth in
 # bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added
@@ -25,6 +28,16 @@ if [ $missing = 1 ]; then
     echo "cannot download Debian's opencv-doc (apt-get download opencv-doc); run apt-get update first" >&2; rm -rf "$tmp"; exit 1; }
   dpkg -x "$tmp"/opencv-doc_*.deb "$tmp/x"
   for f in "${files[@]}"; do cp "$tmp/x/usr/share/doc/opencv-doc/examples/data/$f" "$dir/$f"; done
+  rm -rf "$tmp"
+fi
+speech=(Front_Center Front_Left Front_Right Rear_Center Rear_Left Rear_Right Side_Left Side_Right Noise)
+if [ ! -s "$dir/speech/Noise.wav" ]; then
+  mkdir -p "$dir/speech"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download -q alsa-utils >/dev/null 2>&1) || {
+    echo "cannot download Debian's alsa-utils (apt-get download alsa-utils); run apt-get update first" >&2; rm -rf "$tmp"; exit 1; }
+  dpkg -x "$tmp"/alsa-utils_*.deb "$tmp/x"
+  for f in "${speech[@]}"; do cp "$tmp/x/usr/share/sounds/alsa/$f.wav" "$dir/speech/$f.wav"; done
   rm -rf "$tmp"
 fi
 if [ $shots = 0 ]; then echo "$dir"; exit 0; fi

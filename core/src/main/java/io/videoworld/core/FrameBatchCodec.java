@@ -41,7 +41,8 @@ public final class FrameBatchCodec {
 
     private FrameBatchCodec() {}
 
-    private static ObjectMapper strictMapper() {
+    /** The strict CBOR mapper of the wire formats; see the class comment. */
+    static ObjectMapper strictMapper() {
         CBORFactory factory = CBORFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).build())

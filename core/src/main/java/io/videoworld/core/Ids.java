@@ -26,6 +26,11 @@ public final class Ids {
         return streamId + ":f:" + zeroPadded(frameIndex, 10);
     }
 
+    /** Id of a transcript document: a stretch of speech, by where it starts. */
+    public static String transcript(String streamId, long startMs) {
+        return streamId + ":a:" + zeroPadded(startMs, 12);
+    }
+
     /** Id of a track document: tracks are numbered per stream in the order they are born. */
     public static String track(String streamId, long trackNumber) {
         return streamId + ":t:" + zeroPadded(trackNumber, 6);

@@ -4,6 +4,10 @@ package io.videoworld.core;
 public final class Names {
     public static final String FRAMES_TOPIC = "vw.frames";
     public static final String DLQ_TOPIC = "vw.dlq";
+    /** Audio chunks ({@link AudioChunk}), keyed by stream id. */
+    public static final String AUDIO_TOPIC = "vw.audio";
+    /** Stretches of speech and their transcripts ({@link TranscriptDoc}). */
+    public static final String TRANSCRIPTS_INDEX = "vw-transcripts";
     public static final String VIDEOS_INDEX = "vw-videos";
     public static final String FRAMES_INDEX = "vw-frames";
     public static final String SHOTS_INDEX = "vw-shots";

@@ -9,7 +9,13 @@ import io.videoworld.connectors.es.IndexSettings;
 import io.videoworld.connectors.flink.kafka.DeadLetterSerializer;
 import io.videoworld.connectors.flink.kafka.FrameBatchDeserializer;
 import io.videoworld.connectors.kafka.KafkaProducers;
+import io.videoworld.core.AudioChunk;
 import io.videoworld.core.DeadLetter;
+import io.videoworld.core.IngestedAudio;
+import io.videoworld.core.TranscriptDoc;
+import io.videoworld.connectors.flink.kafka.AudioChunkDeserializer;
+import io.videoworld.operators.audio.RouteAudio;
+import io.videoworld.operators.audio.SpeechOperator;
 import io.videoworld.core.DecidedBatch;
 import io.videoworld.operators.deadletters.Stages;
 import io.videoworld.core.FrameBatch;
@@ -164,7 +170,11 @@ public final class IngestJob {
         if (conf.get(MemoryOptions.ENABLED)) {
             out = memory(out, conf, beforeEpisodeWriter, routes);
         }
-        sinks(out.writes(), conf, routes);
+        DataStream<EsWrite> writes = out.writes();
+        if (conf.get(AudioOptions.ENABLED)) {
+            writes = writes.union(audio(env, conf, routes));
+        }
+        sinks(writes, conf, routes);
     }
 
     /** What the shot stage hands on: the frames' features, the shots and scenes, and their keyframes. */
@@ -342,6 +352,28 @@ public final class IngestJob {
                 .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer"));
         return new Outputs(out.writes().union(routes.tap(episodes.process(Stages.map("episode-documents", EsDocuments::episode), ES_WRITE)
                 .name("episode documents"))), out.observations());
+    }
+
+    /** The audio branch: chunks from their own topic, speech found and recognised per stream, transcript documents. */
+    private static DataStream<EsWrite> audio(StreamExecutionEnvironment env, Configuration conf, DeadLetterRoutes routes) {
+        KafkaSource<IngestedAudio> source = KafkaSource.<IngestedAudio>builder()
+                .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
+                .setTopics(conf.get(AudioOptions.TOPIC))
+                .setGroupId(conf.get(IngestOptions.GROUP_ID) + ".audio")
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new AudioChunkDeserializer())
+                .build();
+        WatermarkStrategy<IngestedAudio> watermarks = WatermarkStrategy
+                .<IngestedAudio>forBoundedOutOfOrderness(conf.get(IngestOptions.MAX_OUT_OF_ORDERNESS))
+                .withTimestampAssigner((record, kafkaTs) -> record.eventTimeMs())
+                .withIdleness(conf.get(IngestOptions.SOURCE_IDLENESS));
+        SingleOutputStreamOperator<AudioChunk> chunks = routes.tap(env.fromSource(source, watermarks, "audio from Kafka").uid("kafka-source-audio")
+                .process(new RouteAudio()).name("decode audio and route dead letters").uid("route-audio"));
+        SingleOutputStreamOperator<TranscriptDoc> speech = routes.tap(chunks.keyBy(AudioChunk::streamId, Types.STRING)
+                .process(new SpeechOperator(conf.get(PerceptionOptions.MODELS), AudioOptions.recognizer(conf), AudioOptions.segmenter(conf),
+                        conf.get(AudioOptions.IDLE).toMillis()))
+                .name("speech: voice activity, recognition").uid("speech"));
+        return routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE).name("transcript documents"));
     }
 
     /** Sinks: every document to Elasticsearch; every dead letter, counted, to the dead-letter topic. */

@@ -82,7 +82,8 @@ public final class LocalLauncher implements Callable<Integer> {
             conf.set(DetectOptions.MODEL, detectModel);
         }
         conf.set(DetectOptions.ENABLED, !noDetect);
-        KafkaTopics.ensure(kafka.bootstrap(), parallelism, conf.get(IngestOptions.FRAMES_TOPIC), conf.get(IngestOptions.DLQ_TOPIC));
+        KafkaTopics.ensure(kafka.bootstrap(), parallelism, conf.get(IngestOptions.FRAMES_TOPIC), conf.get(IngestOptions.DLQ_TOPIC),
+                conf.get(AudioOptions.TOPIC));
 
         Configuration flink = new Configuration();
         flink.set(RestOptions.PORT, flinkPort);

@@ -57,6 +57,12 @@ public final class PushCommand implements Callable<Integer> {
     @Option(names = "--sort", defaultValue = "name", description = "screenshot order and timing: name (1/fps apart) or mtime (file times) (default: ${DEFAULT-VALUE})")
     String sort;
 
+    @Option(names = "--audio", description = "also send the file's audio track, after its frames, as 16 kHz mono chunks on --audio-topic")
+    boolean audio;
+
+    @Option(names = "--audio-topic", defaultValue = Names.AUDIO_TOPIC, description = "topic of audio chunks (default: ${DEFAULT-VALUE})")
+    String audioTopic;
+
     @Option(names = "--epoch-ms", description = "wall-clock time of the stream's start in epoch ms (default: now)")
     Long epochMs;
 
@@ -99,6 +105,10 @@ public final class PushCommand implements Callable<Integer> {
                 summary = pusher.push(frames, id, recorded, epoch, n -> { });
             }
             System.out.println(summary.line());
+            if (audio && path != null && !path.toFile().isDirectory()) {
+                long chunks = AudioPusher.push(producer, audioTopic, source, id, epoch);
+                System.out.println("audio: " + chunks + " chunks of up to 1 s to " + audioTopic);
+            }
         } catch (org.apache.kafka.common.KafkaException e) {
             throw new IllegalStateException(kafkaProblem(e), e);
         } catch (java.io.IOException e) {

@@ -103,7 +103,7 @@ final class QueryWiring implements AutoCloseable {
                 .register("crop_region", new CropTools(videos, access, c.limits())::cropRegion);
 
         ObjectFinder finder = new ObjectFinder(objects, access, c.detector());
-        AudioTools audio = new AudioTools(videos, c.transcriber(), c.sources());
+        AudioTools audio = new AudioTools(videos, new io.videoworld.connectors.esread.TranscriptRepository(es), c.transcriber(), c.sources());
         SceneTools scene = new SceneTools(videos, finder);
         dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
                 .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)

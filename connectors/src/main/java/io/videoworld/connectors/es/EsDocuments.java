@@ -32,6 +32,13 @@ public final class EsDocuments {
         return new EsWrite(Names.FRAMES_INDEX, doc.id(), pushVersion(doc.epochMs(), doc.isKeyframe() ? 2 : 1), json(doc));
     }
 
+    /** A stretch of speech and its transcript; rewritten identically on replay, so versioned by push only. */
+    public static EsWrite transcript(io.videoworld.core.TranscriptDoc t) {
+        ObjectNode node = Json.MAPPER.valueToTree(t);
+        node.put("event_time_ms", t.epochMs() + t.startMs());
+        return new EsWrite(Names.TRANSCRIPTS_INDEX, t.id(), pushVersion(t.epochMs(), 1), json(node));
+    }
+
     /**
      * A shot never changes once closed; a scene grows as shots join it, so it is versioned by its
      * end frame (and closing), and a stale write cannot shrink it.

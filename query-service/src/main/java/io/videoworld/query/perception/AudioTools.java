@@ -9,6 +9,8 @@ import io.videoworld.media.audio.Subtitles;
 import io.videoworld.clients.asr.Transcriber;
 import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.media.video.SourceLocator;
+import io.videoworld.connectors.esread.TranscriptRepository;
+import io.videoworld.core.TranscriptDoc;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.Args;
@@ -25,7 +27,9 @@ import java.util.Map;
 
 /**
  * Seed 000 API-9 {@code get_transcript} and API-10 {@code detect_audio_events}. A transcript comes
- * from, in order: a subtitle file beside the source ({@code .srt}/{@code .vtt}), or the
+ * from, in order: the stretches of speech the ingest job indexed in {@code vw-transcripts} (the
+ * source names the recogniser; stretches whose recognition failed are counted in the reason, never
+ * returned as empty lines), a subtitle file beside the source ({@code .srt}/{@code .vtt}), or the
  * configured OpenAI-compatible transcription endpoint run on the audio track; the response names
  * the source, or says why there is none. Audio events are measured on the track itself (see
  * {@link AudioTrack}). Subtitle streams inside the container are not read (FFmpeg through javacv
@@ -37,6 +41,7 @@ public final class AudioTools {
     private record Transcription(List<Cue> cues, String source, String reason) {}
 
     private final VideoRepository videos;
+    private final TranscriptRepository indexed;
     private final Transcriber transcriber;
     private final SourceLocator sources;
     private final Cache<String, Transcription> transcripts = Caffeine.newBuilder().maximumSize(64).recordStats().build();
@@ -47,7 +52,17 @@ public final class AudioTools {
      * @param sources where the recorded source URIs are opened here
      */
     public AudioTools(VideoRepository videos, Transcriber transcriber, SourceLocator sources) {
+        this(videos, null, transcriber, sources);
+    }
+
+    /**
+     * @param indexed the transcripts the ingest job indexed, or null to read only subtitle files and the endpoint
+     * @param transcriber the transcription endpoint, or null
+     * @param sources where the recorded source URIs are opened here
+     */
+    public AudioTools(VideoRepository videos, TranscriptRepository indexed, Transcriber transcriber, SourceLocator sources) {
         this.videos = videos;
+        this.indexed = indexed;
         this.transcriber = transcriber;
         this.sources = sources;
     }
@@ -114,11 +129,37 @@ public final class AudioTools {
         return t;
     }
 
+    /** The push's indexed stretches overlapping a range in seconds; empty without an index. */
+    private List<TranscriptDoc> indexed(VideoDoc v, double[] range) throws IOException {
+        if (indexed == null) {
+            return List.of();
+        }
+        long to = Double.isInfinite(range[1]) || range[1] > 9e12 ? Long.MAX_VALUE / 2 : (long) Math.ceil(range[1] * 1000);
+        return indexed.overlapping(v.streamId(), v.epochMs(), (long) Math.floor(range[0] * 1000), to);
+    }
+
     /** Seed 000 API-9. */
     public Transcript getTranscript(Args args) throws IOException {
         VideoDoc v = Videos.require(videos, args);
         double[] range = args.optionalTimeRange("time_range");
         boolean speakers = args.optionalBoolean("include_speaker_info").orElse(false);
+        List<TranscriptDoc> stretches = indexed(v, range);
+        if (!stretches.isEmpty()) {
+            List<TranscriptLine> lines = new ArrayList<>();
+            java.util.Set<String> engines = new java.util.TreeSet<>();
+            int failed = 0;
+            for (TranscriptDoc d : stretches) {
+                engines.add(d.recognizer());
+                if (!TranscriptDoc.OK.equals(d.status())) {
+                    failed++;
+                } else if (d.text() != null && !d.text().isBlank()) {
+                    lines.add(new TranscriptLine(d.startMs() / 1000.0, d.endMs() / 1000.0, d.text(), null, d.speechProbability()));
+                }
+            }
+            String reason = failed > 0 ? failed + " of " + stretches.size() + " stretches of speech in the range could not be recognised"
+                    : lines.isEmpty() ? "speech was heard but the recogniser made no words of it" : null;
+            return new Transcript(lines, "transcripts:" + String.join(",", engines), reason);
+        }
         Transcription t = transcript(v);
         List<TranscriptLine> out = new ArrayList<>();
         for (Cue c : t.cues()) {
@@ -134,6 +175,19 @@ public final class AudioTools {
         VideoDoc v = Videos.require(videos, args);
         double[] range = args.optionalTimeRange("time_range");
         List<String> types = args.has("event_types") ? args.stringList("event_types") : List.of();
+        List<TranscriptDoc> stretches = indexed(v, range);
+        if (!stretches.isEmpty() || !indexed(v, new double[] {0, Double.POSITIVE_INFINITY}).isEmpty()) {
+            // The job heard this push: speech is what its voice-activity model found, nothing is decoded here.
+            List<AudioEvent> speech = new ArrayList<>();
+            if (types.isEmpty() || types.contains("speech")) {
+                for (TranscriptDoc d : stretches) {
+                    speech.add(new AudioEvent("speech", d.startMs() / 1000.0, d.endMs() / 1000.0, d.speechProbability(), d.loudnessDb()));
+                }
+            }
+            return new AudioEvents(speech, "indexed voice activity: " + (stretches.isEmpty() ? "silero" : stretches.get(0).vad()),
+                    !speech.isEmpty() ? null : types.isEmpty() || types.contains("speech") ? "no speech in the range"
+                            : "only speech is indexed for this stream; no other sound type is classified");
+        }
         String why = noAudio(v);
         if (why != null) {
             return new AudioEvents(List.of(), "none", why);

@@ -1,0 +1,48 @@
+package io.videoworld.connectors.esread;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.videoworld.core.Names;
+import io.videoworld.core.TranscriptDoc;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Read side of {@code vw-transcripts}: a push's stretches of speech, in time order. */
+public final class TranscriptRepository {
+    /** Most stretches one read returns. */
+    public static final int MAX = 2_000;
+    private final ElasticsearchClient client;
+
+    public TranscriptRepository(ElasticsearchClient client) {
+        this.client = client;
+    }
+
+    /**
+     * The stretches of a push that overlap presentation times {@code [fromMs, toMs]}, failed ones
+     * included, by start time; empty when there are none or the index does not exist yet.
+     */
+    public List<TranscriptDoc> overlapping(String streamId, long epochMs, long fromMs, long toMs) throws IOException {
+        try {
+            List<TranscriptDoc> out = new ArrayList<>();
+            for (Hit<TranscriptDoc> h : client.search(s -> s.index(Names.TRANSCRIPTS_INDEX).size(MAX)
+                    .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                            .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
+                            .filter(f -> f.range(r -> r.number(n -> n.field("start_ms").lte((double) toMs))))
+                            .filter(f -> f.range(r -> r.number(n -> n.field("end_ms").gte((double) fromMs))))))
+                    .sort(o -> o.field(f -> f.field("start_ms").order(SortOrder.Asc))), TranscriptDoc.class).hits().hits()) {
+                if (h.source() != null) {
+                    out.add(h.source());
+                }
+            }
+            return out;
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.videoworld.producer;
+
+import io.videoworld.core.AudioChunk;
+import io.videoworld.core.AudioChunkCodec;
+import java.io.IOException;
+import java.nio.ShortBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.bytedeco.ffmpeg.global.avutil;
+import org.bytedeco.javacv.FFmpegFrameGrabber;
+import org.bytedeco.javacv.Frame;
+
+/**
+ * A source's audio track as {@link AudioChunk}s: decoded by FFmpeg (through JavaCV) to 16 kHz mono
+ * 16-bit PCM, cut into chunks of one second, each stamped with the presentation time of its first
+ * sample on the clock the frames use (FFmpeg's timestamps, in milliseconds). Where the track's
+ * timestamps jump ahead of the samples counted (a gap in the audio), the chunk ends and the next
+ * starts at the new time. Sent keyed by stream id, so one stream's chunks stay in order.
+ */
+public final class AudioPusher {
+    private static final long GAP_MS = 100;
+
+    private AudioPusher() {}
+
+    /** Decodes {@code source}'s audio and hands each chunk to {@code sink}; returns how many. A source without audio gives none. */
+    public static long chunks(String source, String streamId, long epochMs, Consumer<AudioChunk> sink) throws IOException {
+        try (FFmpegFrameGrabber g = new FFmpegFrameGrabber(source)) {
+            g.setAudioChannels(1);
+            g.setSampleRate(AudioChunk.RATE);
+            g.setSampleFormat(avutil.AV_SAMPLE_FMT_S16);
+            g.start();
+            if (g.getAudioStream() < 0 || g.getAudioChannels() <= 0) {
+                return 0;
+            }
+            float[] buf = new float[AudioChunk.RATE];
+            int filled = 0;
+            long chunkPts = -1;
+            long seq = 0;
+            Frame f;
+            while ((f = g.grabSamples()) != null) {
+                if (f.samples == null) {
+                    continue;
+                }
+                ShortBuffer sb = (ShortBuffer) f.samples[0];
+                long framePts = Math.max(0, f.timestamp) / 1000;
+                long expected = chunkPts + filled * 1000L / AudioChunk.RATE;
+                if (chunkPts < 0 || framePts > expected + GAP_MS) {
+                    if (filled > 0) {
+                        sink.accept(AudioChunk.s16(streamId, seq++, epochMs, chunkPts, buf, 0, filled));
+                    }
+                    chunkPts = framePts;
+                    filled = 0;
+                }
+                while (sb.hasRemaining()) {
+                    buf[filled++] = sb.get() / 32768f;
+                    if (filled == buf.length) {
+                        sink.accept(AudioChunk.s16(streamId, seq++, epochMs, chunkPts, buf, 0, filled));
+                        chunkPts += 1000;
+                        filled = 0;
+                    }
+                }
+            }
+            if (filled > 0) {
+                sink.accept(AudioChunk.s16(streamId, seq++, epochMs, chunkPts, buf, 0, filled));
+            }
+            return seq;
+        }
+    }
+
+    /** Decodes and sends {@code source}'s audio to {@code topic}; returns the chunks sent once Kafka has them all. */
+    public static long push(KafkaProducer<byte[], byte[]> producer, String topic, String source, String streamId, long epochMs) throws IOException {
+        byte[] key = streamId.getBytes(StandardCharsets.UTF_8);
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        long n = chunks(source, streamId, epochMs, c -> sent.add(producer.send(new ProducerRecord<>(topic, key, AudioChunkCodec.encode(c)))));
+        producer.flush();
+        try {
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while sending audio", e);
+        } catch (ExecutionException e) {
+            throw new IOException("Kafka refused audio: " + e.getCause().getMessage(), e.getCause());
+        }
+        return n;
+    }
+}
