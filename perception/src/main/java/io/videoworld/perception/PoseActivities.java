@@ -48,25 +48,88 @@ public final class PoseActivities {
     /** A label of one sample with its confidence. */
     public record Judged(String label, double confidence) {}
 
+    /**
+     * An activity still growing: its first sample, its latest, up to {@link #KEPT_FRAMES} of its
+     * frame numbers (the first ones) and the sum of its samples' confidences.
+     *
+     * @param label one of {@link #LABELS}
+     * @param fromMs first sample's time
+     * @param toMs latest sample's time
+     * @param frames frame numbers, the first {@link #KEPT_FRAMES}
+     * @param count samples it rests on
+     * @param confidenceSum their confidences summed
+     */
+    public record Run(String label, long fromMs, long toMs, List<Long> frames, int count, double confidenceSum) {
+        /** This run as an activity. */
+        public Activity activity() {
+            return new Activity(label, confidenceSum / count, fromMs, toMs, frames);
+        }
+
+        /** The first frame, which names the run. */
+        public long firstFrame() {
+            return frames.get(0);
+        }
+    }
+
+    /** Frame numbers kept per activity. */
+    public static final int KEPT_FRAMES = 64;
+
     /** Activities of samples in time order: postures and motion first, then raised hands. */
     public static List<Activity> recognize(List<Sample> samples) {
-        List<Judged> main = new ArrayList<>();
-        List<Judged> hands = new ArrayList<>();
-        for (int i = 0; i < samples.size(); i++) {
-            Sample s = samples.get(i);
-            Judged p = posture(s.pose());
-            if (p != null && "standing".equals(p.label())) {
-                Judged m = motion(samples, i);
-                if (m != null) {
-                    p = new Judged(m.label(), Math.min(p.confidence(), m.confidence()));
+        List<Activity> main = new ArrayList<>();
+        List<Activity> hands = new ArrayList<>();
+        Run[] open = new Run[2];
+        Sample previous = null;
+        for (Sample s : samples) {
+            Judged[] j = judge(previous, s);
+            for (int c = 0; c < 2; c++) {
+                Run next = advance(open[c], j[c], s);
+                if (open[c] != null && (next == null || next.count() == 1)) {
+                    (c == 0 ? main : hands).add(open[c].activity());
                 }
+                open[c] = next;
             }
-            main.add(p);
-            hands.add(raisedHand(s.pose()));
+            previous = s;
         }
-        List<Activity> out = runs(samples, main);
-        out.addAll(runs(samples, hands));
-        return out;
+        for (int c = 0; c < 2; c++) {
+            if (open[c] != null) {
+                (c == 0 ? main : hands).add(open[c].activity());
+            }
+        }
+        main.addAll(hands);
+        return main;
+    }
+
+    /**
+     * The two labels of a sample: [0] its posture, or walking/running for an upright person whose
+     * hips moved since the previous sample (null when the torso was not seen); [1] raising a hand or null.
+     */
+    public static Judged[] judge(Sample previous, Sample current) {
+        Judged p = posture(current.pose());
+        if (p != null && "standing".equals(p.label()) && previous != null) {
+            Judged m = motion(previous, current);
+            if (m != null) {
+                p = new Judged(m.label(), Math.min(p.confidence(), m.confidence()));
+            }
+        }
+        return new Judged[] {p, raisedHand(current.pose())};
+    }
+
+    /** The run after one more sample: the same run grown, a new run when the label changed, null when it has none. */
+    public static Run advance(Run open, Judged judged, Sample s) {
+        if (judged == null) {
+            return null;
+        }
+        if (open != null && open.label().equals(judged.label())) {
+            List<Long> frames = open.frames();
+            if (frames.size() < KEPT_FRAMES) {
+                frames = new ArrayList<>(frames);
+                frames.add(s.frameIndex());
+                frames = List.copyOf(frames);
+            }
+            return new Run(open.label(), open.fromMs(), s.ptsMs(), frames, open.count() + 1, open.confidenceSum() + judged.confidence());
+        }
+        return new Run(judged.label(), s.ptsMs(), s.ptsMs(), List.of(s.frameIndex()), 1, judged.confidence());
     }
 
     /** Standing, sitting, lying or bending from one pose; null when the torso was not seen. */
@@ -128,49 +191,20 @@ public final class PoseActivities {
         return best > 0 ? new Judged("raising_hand", best) : null;
     }
 
-    /** Walking or running from the hips' speed around sample i; null when still or not measurable. */
-    static Judged motion(List<Sample> samples, int i) {
-        double speed = Double.NaN;
-        int from = i > 0 ? i - 1 : i;
-        int to = i > 0 ? i : i + 1;
-        if (to < samples.size()) {
-            Sample a = samples.get(from);
-            Sample b = samples.get(to);
-            double[] ha = mid(a.pose(), Pose.LEFT_HIP, Pose.RIGHT_HIP);
-            double[] hb = mid(b.pose(), Pose.LEFT_HIP, Pose.RIGHT_HIP);
-            double dt = (b.ptsMs() - a.ptsMs()) / 1000.0;
-            double height = (a.boxHeight() + b.boxHeight()) / 2;
-            if (ha != null && hb != null && dt > 0 && height > 0) {
-                speed = Math.hypot(hb[0] - ha[0], hb[1] - ha[1]) / height / dt;
-            }
+    /** Walking or running from the hips' speed between two samples; null when still or not measurable. */
+    static Judged motion(Sample a, Sample b) {
+        double[] ha = mid(a.pose(), Pose.LEFT_HIP, Pose.RIGHT_HIP);
+        double[] hb = mid(b.pose(), Pose.LEFT_HIP, Pose.RIGHT_HIP);
+        double dt = (b.ptsMs() - a.ptsMs()) / 1000.0;
+        double height = (a.boxHeight() + b.boxHeight()) / 2;
+        if (ha == null || hb == null || dt <= 0 || height <= 0) {
+            return null;
         }
-        if (Double.isNaN(speed) || speed < WALK) {
+        double speed = Math.hypot(hb[0] - ha[0], hb[1] - ha[1]) / height / dt;
+        if (speed < WALK) {
             return null;
         }
         return speed >= RUN ? new Judged("running", margin(speed, RUN, RUN)) : new Judged("walking", margin(speed, WALK, WALK));
-    }
-
-    private static List<Activity> runs(List<Sample> samples, List<Judged> judged) {
-        List<Activity> out = new ArrayList<>();
-        int start = -1;
-        for (int i = 0; i <= judged.size(); i++) {
-            boolean same = i < judged.size() && start >= 0 && judged.get(i) != null && judged.get(i).label().equals(judged.get(start).label());
-            if (same) {
-                continue;
-            }
-            if (start >= 0) {
-                List<Long> frames = new ArrayList<>();
-                double sum = 0;
-                for (int j = start; j < i; j++) {
-                    frames.add(samples.get(j).frameIndex());
-                    sum += judged.get(j).confidence();
-                }
-                out.add(new Activity(judged.get(start).label(), sum / (i - start), samples.get(start).ptsMs(), samples.get(i - 1).ptsMs(),
-                        List.copyOf(frames)));
-            }
-            start = i < judged.size() && judged.get(i) != null ? i : -1;
-        }
-        return out;
     }
 
     /** Mean position and confidence of the seen ones of two keypoints; null when neither was seen. */

@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Body pose of people in a frame, from MoveNet Lightning ({@code <models>/movenet/model.onnx}, converted
  * by {@code deploy/movenet_to_onnx.py}): each person box is cropped by {@link PoseCrop}, all boxes of
- * a call run as one batch, and {@link MoveNetDecoder} turns the maps into keypoints in frame pixels.
+ * a call (from one frame or several) run as one batch, and {@link MoveNetDecoder} turns the maps into keypoints in frame pixels.
  * One ONNX session; open one per operator subtask and close it with the subtask.
  */
 public final class PoseEstimator implements AutoCloseable {
@@ -50,22 +50,29 @@ public final class PoseEstimator implements AutoCloseable {
 
     /** One pose per box ({x1, y1, x2, y2} in frame pixels), in the boxes' order; null for an empty box. */
     public List<Pose> estimate(DecodedImage image, List<double[]> boxes) {
-        List<Pose> out = new ArrayList<>(boxes.size());
-        List<PoseCrop> crops = new ArrayList<>();
-        for (double[] b : boxes) {
+        return estimate(java.util.Collections.nCopies(boxes.size(), image), boxes);
+    }
+
+    /** One pose per box, box i in image i, all in one batch; null for an empty box. */
+    public List<Pose> estimate(List<DecodedImage> images, List<double[]> boxes) {
+        if (images.size() != boxes.size()) {
+            throw new IllegalArgumentException(images.size() + " images for " + boxes.size() + " boxes");
+        }
+        List<PoseCrop> crops = new ArrayList<>(boxes.size());
+        List<DecodedImage> cropped = new ArrayList<>(boxes.size());
+        for (int i = 0; i < boxes.size(); i++) {
+            double[] b = boxes.get(i);
             PoseCrop c = PoseCrop.around(b[0], b[1], b[2], b[3]);
+            crops.add(c);
             if (c != null) {
-                crops.add(c);
+                cropped.add(images.get(i));
             }
         }
-        if (crops.isEmpty()) {
-            boxes.forEach(b -> out.add(null));
-            return out;
-        }
-        float[][][] keypoints = run(image, crops);
+        List<PoseCrop> present = crops.stream().filter(java.util.Objects::nonNull).toList();
+        float[][][] keypoints = present.isEmpty() ? new float[0][][] : run(cropped, present);
+        List<Pose> out = new ArrayList<>(boxes.size());
         int i = 0;
-        for (double[] b : boxes) {
-            PoseCrop c = PoseCrop.around(b[0], b[1], b[2], b[3]);
+        for (PoseCrop c : crops) {
             if (c == null) {
                 out.add(null);
                 continue;
@@ -85,11 +92,11 @@ public final class PoseEstimator implements AutoCloseable {
     }
 
     /** Keypoints in 0-1 of each crop ({@link MoveNetDecoder#decode}'s layout), one batch for all crops. */
-    float[][][] run(DecodedImage image, List<PoseCrop> crops) {
+    float[][][] run(List<DecodedImage> images, List<PoseCrop> crops) {
         int per = SIDE * SIDE * 3;
         float[] input = new float[crops.size() * per];
         for (int i = 0; i < crops.size(); i++) {
-            crops.get(i).fill(image, SIDE, input, i * per);
+            crops.get(i).fill(images.get(i), SIDE, input, i * per);
         }
         return runInput(input, crops.size());
     }

@@ -59,7 +59,7 @@ class PoseActivitiesTest {
 
     @Test
     void consecutiveSamplesWithOneLabelMakeOneActivityWithTheirFrames() {
-        // Height 200 px; hips still, then moving 100 px per second (0.5 heights/s), then still with a hand up.
+        // Height 200 px; hips still, then moving 100 px per second (0.5 heights/s) since the sample before, then still with a hand up.
         List<PoseActivities.Sample> samples = List.of(
                 new PoseActivities.Sample(1, 0, 200, upright(100, 190)),
                 new PoseActivities.Sample(2, 1000, 200, upright(100, 190)),

@@ -129,11 +129,12 @@ class PoseEstimatorTest {
         // 80 px of a ~440 px person in one second: walking; in a tenth of a second: running; no move: standing.
         List<PoseActivities.Activity> slow = PoseActivities.recognize(List.of(new PoseActivities.Sample(10, 0, height, still),
                 new PoseActivities.Sample(20, 1000, height, after)));
-        assertThat(slow).extracting(PoseActivities.Activity::label).containsExactly("walking");
-        assertThat(slow.get(0).frames()).containsExactly(10L, 20L);
+        // Motion is measured between samples: the first one stands.
+        assertThat(slow).extracting(PoseActivities.Activity::label).containsExactly("standing", "walking");
+        assertThat(slow.get(1).frames()).containsExactly(20L);
         List<PoseActivities.Activity> fast = PoseActivities.recognize(List.of(new PoseActivities.Sample(10, 0, height, still),
                 new PoseActivities.Sample(11, 100, height, after)));
-        assertThat(fast).extracting(PoseActivities.Activity::label).containsExactly("running");
+        assertThat(fast).extracting(PoseActivities.Activity::label).containsExactly("standing", "running");
         List<PoseActivities.Activity> stay = PoseActivities.recognize(List.of(new PoseActivities.Sample(10, 0, height, still),
                 new PoseActivities.Sample(20, 1000, height, still)));
         assertThat(stay).extracting(PoseActivities.Activity::label).containsExactly("standing");
