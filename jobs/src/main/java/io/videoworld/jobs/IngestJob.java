@@ -23,8 +23,11 @@ import io.videoworld.operators.memory.EpisodeBatcher;
 import io.videoworld.operators.memory.EpisodeContext;
 import io.videoworld.operators.memory.EpisodeWriter;
 import io.videoworld.core.Perception;
+import io.videoworld.core.ActivityDoc;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.operators.inference.DetectionFunction;
+import io.videoworld.operators.people.PersonActivities;
+import io.videoworld.operators.people.PersonInput;
 import io.videoworld.operators.tracking.DetectableStreams;
 import io.videoworld.operators.tracking.SampleFrames;
 import io.videoworld.operators.tracking.TrackerOperator;
@@ -116,6 +119,19 @@ public final class IngestJob {
         return routes.tap(decoded.process(Stages.filter("detectable-streams", new DetectableStreams(conf.get(DetectOptions.SCREENS))),
                         decoded.getType()).name("streams to detect").uid("detectable-streams"))
                 .process(new ExtractFeatures()).name("frame features for detection").uid("frame-features-detection");
+    }
+
+    /** Pose and activities of tracked people: sampled JPEGs and track documents, keyed by stream, into vw-activities writes. */
+    private static DataStream<EsWrite> people(DataStream<SampledFrame> samples, DataStream<TrackDoc> tracks, Configuration conf, DeadLetterRoutes routes) {
+        TypeInformation<PersonInput> type = TypeInformation.of(PersonInput.class);
+        DataStream<PersonInput> in = routes.tap(samples.process(Stages.map("samples-for-people", (SampledFrame f) -> PersonInput.of(f)), type)
+                        .name("samples for people"))
+                .union(routes.tap(tracks.process(Stages.map("tracks-for-people", (TrackDoc t) -> PersonInput.of(t)), type).name("tracks for people")));
+        DataStream<ActivityDoc> activities = routes.tap(in.keyBy(PersonInput::streamId, Types.STRING)
+                .process(new PersonActivities(conf.get(PerceptionOptions.MODELS), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
+                        conf.get(PeopleOptions.INTERVAL).toMillis(), conf.get(PeopleOptions.MAX_FRAMES)), TypeInformation.of(ActivityDoc.class))
+                .name("people: pose and activities").uid("person-activities"));
+        return routes.tap(activities.process(Stages.map("activity-documents", EsDocuments::activity), ES_WRITE).name("activity documents"));
     }
 
     /** The detector over {@code samples}, ordered (the tracker needs each stream's samples in order), with its dead letters split off. */
@@ -267,6 +283,9 @@ public final class IngestJob {
                     routes.tap(tracks.process(Stages.map("track-documents", EsDocuments::track), ES_WRITE).name("track documents")));
             observations = observations.union(routes.tap(tracks.process(Stages.map("tracks-for-memory", Observation::of), OBSERVATION)
                     .name("tracks for memory")));
+            if (conf.get(PeopleOptions.ENABLED)) {
+                writes = writes.union(people(samples, tracks, conf, routes));
+            }
         }
         if (conf.get(MemoryOptions.ENABLED)) {
             long idle = conf.get(MemoryOptions.IDLE).toMillis();
