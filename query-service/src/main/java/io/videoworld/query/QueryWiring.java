@@ -104,7 +104,7 @@ final class QueryWiring implements AutoCloseable {
         ObjectFinder finder = new ObjectFinder(objects, access, c.detector());
         AudioTools audio = new AudioTools(videos, c.transcriber(), c.sources());
         dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
-                .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)
+                .register("recognize_activity", new ActivityTools(videos, objects, new io.videoworld.connectors.es.ActivityRepository(es))::recognizeActivity)
                 .register("get_scene_attributes", new SceneTools(videos, finder)::getSceneAttributes)
                 .register("get_transcript", audio::getTranscript)
                 .register("detect_audio_events", audio::detectAudioEvents);
