@@ -107,6 +107,16 @@ class PersonActivitiesTest {
         assertThat(harness.numEventTimeTimers()).isZero();
     }
 
+    @Test
+    void itsStateAndRecordsHaveSerializersWithoutGenericTypes() {
+        // The ingest job turns generic (Kryo) types off: each would throw here if it needed Kryo.
+        org.apache.flink.api.common.serialization.SerializerConfigImpl config = new org.apache.flink.api.common.serialization.SerializerConfigImpl();
+        config.setGenericTypes(false);
+        for (Class<?> c : List.of(PersonState.class, PersonInput.class, ActivityDoc.class)) {
+            assertThat(org.apache.flink.api.common.typeinfo.TypeInformation.of(c).createSerializer(config)).as(c.getSimpleName()).isNotNull();
+        }
+    }
+
     private static TrackDoc track(long number, String category, boolean alive, long... frames) {
         List<TrackPoint> timeline = java.util.Arrays.stream(frames).mapToObj(i -> {
             double dx = i == 0 ? 0 : 80;
