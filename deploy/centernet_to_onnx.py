@@ -90,10 +90,10 @@ class ConvertError(Exception):
 
 
 # ----------------------------------------------------------------------------- loading
-def load_graph_model(model_dir):
-    path = os.path.join(model_dir, "centernet.json")
+def load_graph_model(model_dir, name="centernet"):
+    path = os.path.join(model_dir, name + ".json")
     if not os.path.isfile(path):
-        raise ConvertError("no centernet.json in %s" % model_dir)
+        raise ConvertError("no %s.json in %s" % (name, model_dir))
     with open(path) as f:
         j = json.load(f)
     nodes = j["modelTopology"]["node"]
@@ -404,9 +404,11 @@ class Converter:
         else:
             raise ConvertError("unsupported TF op %s (node %s)" % (op, name))
 
-    def run(self):
+    def run(self, outputs=OUTPUTS, src_input=SRC_INPUT, input_hw=(INPUT_HW, INPUT_HW), input_name="images"):
+        """Converts the subgraph from src_input (fed by an NHWC input_name) to the outputs; the
+        outputs are transposed back to NHWC under their new names."""
         # collect the subgraph feeding the wanted outputs
-        needed, order, stack = set(), [], [(o, False) for o, _ in OUTPUTS]
+        needed, order, stack = set(), [], [(o, False) for o, _ in outputs]
         while stack:
             name, done = stack.pop()
             if done:
@@ -419,23 +421,27 @@ class Converter:
             if node is None:
                 raise ConvertError("graph has no node %s" % name)
             stack.append((name, True))
+            if name == src_input:
+                continue
             for i in node.get("input", []):
                 if not i.startswith("^"):
                     stack.append((src_name(i)[0], False))
-        if SRC_INPUT not in needed:
-            raise ConvertError("outputs do not depend on %s" % SRC_INPUT)
-        self.add("Transpose", ["images"], [SRC_INPUT], perm=[0, 3, 1, 2])
-        self.shape[SRC_INPUT] = [1, 3, INPUT_HW, INPUT_HW]
+        if src_input not in needed:
+            raise ConvertError("outputs do not depend on %s" % src_input)
+        self.add("Transpose", [input_name], [src_input], perm=[0, 3, 1, 2])
+        self.shape[src_input] = [1, 3, input_hw[0], input_hw[1]]
         count = 0
         for name in order:
             node = self.by_name[name]
+            if name == src_input:
+                continue
             if node["op"] in ("Const", "Placeholder"):
-                if node["op"] == "Placeholder" and name != SRC_INPUT:
+                if node["op"] == "Placeholder":
                     raise ConvertError("unexpected Placeholder %s" % name)
                 continue
             self.convert_node(node)
             count += 1
-        for src, dst in OUTPUTS:
+        for src, dst in outputs:
             self.add("Transpose", [src], [dst], perm=[0, 2, 3, 1])
         return count
 

@@ -5,6 +5,7 @@
 #   centernet/           MB3-CenterNet COCO-80 detector, model.onnx converted from the TF.js graph
 #                        in npm @vladmandic/human (needs /usr/bin/python3 with onnx + numpy)
 #   silero-vad/          silero_vad.onnx, Silero VAD v5 voice activity, from npm @ricky0123/vad-web
+#   movenet/             MoveNet Lightning body pose (17 keypoints), model.onnx converted from the same package
 # Idempotent: what is already there is kept.  Usage: deploy/models.sh [DIR]   (default <repo>/.vw/models)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,8 +54,8 @@ if [ -s "$dir/centernet/model.onnx" ] && /usr/bin/python3 -c 'import onnx' 2>/de
   echo "the detector at $dir/centernet takes only 512x512 input; converting it again" >&2
   rm -f "$dir/centernet/model.onnx"
 fi
-if [ ! -s "$dir/centernet/model.onnx" ]; then
-  tgz=$dist/human-$HUMAN_NPM_VERSION.tgz
+human_models() { # names of models/ in @vladmandic/human -> a folder holding their .json and .bin
+  local tgz=$dist/human-$HUMAN_NPM_VERSION.tgz
   if [ ! -s "$tgz" ]; then
     echo "fetching @vladmandic/human $HUMAN_NPM_VERSION from the npm registry..." >&2
     curl -sSfL -o "$tgz.part" "https://registry.npmjs.org/@vladmandic/human/-/human-$HUMAN_NPM_VERSION.tgz"
@@ -62,15 +63,27 @@ if [ ! -s "$dir/centernet/model.onnx" ]; then
   fi
   echo "$HUMAN_NPM_SHA256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $tgz" >&2; rm -f "$tgz"; exit 1; }
   if ! /usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null; then
-    echo "converting the detector needs Debian's python3-onnx and python3-numpy: apt-get install -y python3-onnx python3-numpy" >&2
+    echo "converting the package's models needs Debian's python3-onnx and python3-numpy: apt-get install -y python3-onnx python3-numpy" >&2
     exit 1
   fi
+  local tmp m
   tmp=$(mktemp -d)
-  tar -xzf "$tgz" -C "$tmp" package/models/centernet.json package/models/centernet.bin
+  for m in "$@"; do tar -xzf "$tgz" -C "$tmp" "package/models/$m.json" "package/models/$m.bin"; done
+  echo "$tmp/package/models"
+}
+if [ ! -s "$dir/centernet/model.onnx" ]; then
+  src=$(human_models centernet)
   mkdir -p "$dir/centernet"
-  /usr/bin/python3 "$here/centernet_to_onnx.py" "$tmp/package/models" "$dir/centernet/model.onnx.part" >&2
+  /usr/bin/python3 "$here/centernet_to_onnx.py" "$src" "$dir/centernet/model.onnx.part" >&2
   mv "$dir/centernet/model.onnx.part" "$dir/centernet/model.onnx"
-  rm -rf "$tmp"
+  rm -rf "${src%/package/models}"
+fi
+if [ ! -s "$dir/movenet/model.onnx" ]; then
+  src=$(human_models movenet-lightning)
+  mkdir -p "$dir/movenet"
+  /usr/bin/python3 "$here/movenet_to_onnx.py" "$src" "$dir/movenet/model.onnx.part" >&2
+  mv "$dir/movenet/model.onnx.part" "$dir/movenet/model.onnx"
+  rm -rf "${src%/package/models}"
 fi
 if [ ! -s "$dir/silero-vad/silero_vad.onnx" ]; then
   tgz=$dist/vad-web-$VAD_NPM_VERSION.tgz

@@ -74,7 +74,7 @@ public final class DetectorSizeBench {
         }
     }
 
-    private static List<DecodedImage> samples(String clip) throws Exception {
+    static List<DecodedImage> samples(String clip) throws Exception {
         List<DecodedImage> out = new ArrayList<>();
         try (VideoFrameSource src = new VideoFrameSource(ModelDirectory.samples().resolve(clip).toString(), 4, new JpegEncoder(640, 85))) {
             SourceFrame f;

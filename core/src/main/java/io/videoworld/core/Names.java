@@ -14,6 +14,7 @@ public final class Names {
     public static final String PERCEPTION_INDEX = "vw-perception";
     public static final String DETECTIONS_INDEX = "vw-detections";
     public static final String TRACKS_INDEX = "vw-tracks";
+    public static final String ACTIVITIES_INDEX = "vw-activities";
     public static final String ENTITIES_INDEX = "vw-entities";
     public static final String EPISODES_INDEX = "vw-episodes";
     public static final String EPISODE_DECISIONS_INDEX = "vw-episode-decisions";

@@ -9,7 +9,10 @@ import io.videoworld.connectors.es.IndexSettings;
 import io.videoworld.connectors.flink.kafka.DeadLetterSerializer;
 import io.videoworld.connectors.flink.kafka.FrameBatchDeserializer;
 import io.videoworld.connectors.kafka.KafkaProducers;
+import io.videoworld.core.ActivityDoc;
 import io.videoworld.core.AudioChunk;
+import io.videoworld.operators.people.PersonActivities;
+import io.videoworld.operators.people.PersonInput;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.IngestedAudio;
 import io.videoworld.core.TranscriptDoc;
@@ -329,8 +332,24 @@ public final class IngestJob {
                             }
                         }), ES_WRITE).name("detection documents")),
                 routes.tap(tracks.process(Stages.map("track-documents", EsDocuments::track), ES_WRITE).name("track documents")));
+        if (conf.get(PeopleOptions.ENABLED)) {
+            writes = writes.union(people(samples, tracks, conf, routes));
+        }
         return new Outputs(writes, out.observations().union(routes.tap(tracks.process(Stages.map("tracks-for-memory", Observation::of),
                 OBSERVATION).name("tracks for memory"))));
+    }
+
+    /** Pose and activities of tracked people: sampled JPEGs and track documents, keyed by stream, into vw-activities writes. */
+    private static DataStream<EsWrite> people(DataStream<SampledFrame> samples, DataStream<TrackDoc> tracks, Configuration conf, DeadLetterRoutes routes) {
+        TypeInformation<PersonInput> type = TypeInformation.of(PersonInput.class);
+        DataStream<PersonInput> in = routes.tap(samples.process(Stages.map("samples-for-people", (SampledFrame f) -> PersonInput.of(f)), type)
+                        .name("samples for people"))
+                .union(routes.tap(tracks.process(Stages.map("tracks-for-people", (TrackDoc t) -> PersonInput.of(t)), type).name("tracks for people")));
+        DataStream<ActivityDoc> activities = routes.tap(in.keyBy(PersonInput::streamId, Types.STRING)
+                .process(new PersonActivities(conf.get(PerceptionOptions.MODELS), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
+                        conf.get(PeopleOptions.INTERVAL).toMillis(), conf.get(PeopleOptions.MAX_FRAMES)), TypeInformation.of(ActivityDoc.class))
+                .name("people: pose and activities").uid("person-activities"));
+        return routes.tap(activities.process(Stages.map("activity-documents", EsDocuments::activity), ES_WRITE).name("activity documents"));
     }
 
     /** Memory: observations batched per stream, decided with their context, written as episodes. */

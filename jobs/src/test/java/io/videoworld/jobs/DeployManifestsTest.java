@@ -68,7 +68,8 @@ class DeployManifestsTest {
         }
         compose = YAML.readTree(repo.resolve("docker-compose.yml").toFile());
         for (Class<?> c : List.of(IngestOptions.class, ShotOptions.class, PerceptionOptions.class, MemoryOptions.class, DetectOptions.class,
-                AudioOptions.class)) {
+                AudioOptions.class,
+                PeopleOptions.class)) {
             for (Field f : c.getFields()) {
                 if (Modifier.isStatic(f.getModifiers()) && ConfigOption.class.isAssignableFrom(f.getType())) {
                     knownKeys.add(((ConfigOption<?>) f.get(null)).key());

@@ -45,6 +45,20 @@ class IngestJobWiringTest {
         }
     }
 
+    @Test
+    void peopleWireWithoutKryoAfterTheTrackerOnlyWhenAskedFor() {
+        for (boolean on : new boolean[] {true, false}) {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+            IngestJob.build(env, new Configuration().set(PeopleOptions.ENABLED, on));
+            List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+            if (on) {
+                assertThat(uids).contains("tracker", "person-activities");
+            } else {
+                assertThat(uids).contains("tracker").doesNotContain("person-activities");
+            }
+        }
+    }
+
     /** Names of the chained operators in the task that reads the frame path's source. */
     private static String frameSourceTask(Configuration conf) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());

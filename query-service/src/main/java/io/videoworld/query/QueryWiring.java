@@ -106,7 +106,7 @@ final class QueryWiring implements AutoCloseable {
         AudioTools audio = new AudioTools(videos, new io.videoworld.connectors.esread.TranscriptRepository(es), c.transcriber(), c.sources());
         SceneTools scene = new SceneTools(videos, finder);
         dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
-                .register("recognize_activity", new ActivityTools(videos, objects)::recognizeActivity)
+                .register("recognize_activity", new ActivityTools(videos, objects, new io.videoworld.connectors.esread.ActivityRepository(es))::recognizeActivity)
                 .register("get_scene_attributes", scene::getSceneAttributes)
                 .register("get_transcript", audio::getTranscript)
                 .register("detect_audio_events", audio::detectAudioEvents);

@@ -3,7 +3,9 @@ package io.videoworld.connectors.es;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.videoworld.core.ActivityDoc;
 import io.videoworld.core.DetectedFrame;
+import io.videoworld.core.Ids;
 import io.videoworld.core.Detection;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.core.TrackPoint;
@@ -120,6 +122,25 @@ public final class EsDocuments {
      * A track, rewritten as it grows and when it dies: versioned by samples matched and then the
      * death flag, so a late write of a shorter timeline cannot replace a longer one.
      */
+    /** A person's activity; rewritten as it grows, so versioned by how many samples it rests on. */
+    public static EsWrite activity(ActivityDoc a) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("activity_id", a.id());
+        node.put("track_id", Ids.track(a.streamId(), a.trackNumber()));
+        node.put("stream_id", a.streamId());
+        node.put("epoch_ms", a.epochMs());
+        node.put("track_number", a.trackNumber());
+        node.put("label", a.label());
+        node.put("confidence", round(a.confidence()));
+        node.put("from_ms", a.fromMs());
+        node.put("to_ms", a.toMs());
+        node.put("samples", a.samples());
+        ArrayNode frames = node.putArray("frames");
+        a.frames().forEach(frames::add);
+        node.put("source", "pose");
+        return new EsWrite(Names.ACTIVITIES_INDEX, a.id(), pushVersion(a.epochMs(), a.samples()), json(node));
+    }
+
     public static EsWrite track(TrackDoc t) {
         ObjectNode node = Json.MAPPER.createObjectNode();
         node.put("track_id", t.id());

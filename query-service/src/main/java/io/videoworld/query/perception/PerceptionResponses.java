@@ -34,8 +34,12 @@ public final class PerceptionResponses {
     /** recognize_activity; {@code reason} when nothing was tracked in the range. */
     public record Activities(List<Activity> activities, String primaryActivity, List<Moment> framesAnalyzed, String method, String reason) {}
 
-    /** One activity, the share of tracked time it covers and the tracks doing it. */
-    public record Activity(String label, double confidence, double startTime, double endTime, List<String> subjects) {}
+    /**
+     * One activity, its confidence and the tracks doing it; {@code frames} (the sampled frames it
+     * rests on) when it came from body pose, and {@code source}: "pose" or "track_speed".
+     */
+    public record Activity(String label, double confidence, double startTime, double endTime, List<String> subjects, List<Long> frames,
+            String source) {}
 
     /** A time looked at. */
     public record Moment(double timestamp) {}

@@ -1,0 +1,13 @@
+package io.videoworld.operators.people;
+
+import io.videoworld.perception.PoseActivities;
+
+/**
+ * One tracked person's keyed state: its latest posed sample (motion is measured from it) and its
+ * two growing activities (posture or motion; a raised hand).
+ *
+ * @param last latest sample with a pose
+ * @param main posture or motion run, or null
+ * @param hand raised-hand run, or null
+ */
+public record PersonState(PoseActivities.Sample last, PoseActivities.Run main, PoseActivities.Run hand) {}
