@@ -38,7 +38,8 @@ public final class ConfigReference {
             Map.entry("Shots and keyframes (`ShotOptions`)", ShotOptions.class),
             Map.entry("Perception (`PerceptionOptions`)", PerceptionOptions.class),
             Map.entry("Object detection and tracking (`DetectOptions`)", DetectOptions.class),
-            Map.entry("Episodic memory (`MemoryOptions`)", MemoryOptions.class));
+            Map.entry("Episodic memory (`MemoryOptions`)", MemoryOptions.class),
+            Map.entry("Privacy: redaction and exclusion (`PrivacyOptions`)", io.videoworld.jobs.PrivacyOptions.class));
 
     private static final List<Map.Entry<String, Class<?>>> COMMANDS = List.of(
             Map.entry("`bin/videoworld push` (`PushCommand`)", PushCommand.class),

@@ -1,0 +1,248 @@
+package io.videoworld.bench;
+
+import io.videoworld.core.Redactions;
+import io.videoworld.core.TextLine;
+import io.videoworld.engines.privacy.RedactionKind;
+import io.videoworld.engines.privacy.Redactor;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.perception.OcrEngine;
+import io.videoworld.testkit.MachineText;
+import io.videoworld.testkit.Screens;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Precision and recall of each redaction kind: screens of this machine's own text (manual pages,
+ * licences, changelogs) with secrets planted on some lines, drawn for held-out seeds, rendered and
+ * read by the real OCR model, then redacted. A planted secret counts when OCR read it (its value is
+ * in the raw text); it is redacted when no 8 characters of it in a row are left. Markers of a kind on
+ * a screen beyond the secrets of that kind planted and read there are false.
+ * {@code bin/videoworld bench privacy [screens]} (default 60).
+ */
+public final class PrivacyBench {
+    /** Seeds from here on are used by this bench only, and were not looked at while the redactor was written. */
+    static final long FIRST_SEED = 37_000;
+
+    private record Planted(RedactionKind kind, String value) {}
+
+    /** Counts of one kind. */
+    private static final class Tally {
+        int planted;
+        int read;
+        int redacted;
+        int markers;
+        int falseMarkers;
+        int textRedacted;
+        int textMarkers;
+        int textFalse;
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchRecord.start("privacy", args);
+        int screens = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+        MachineText text = MachineText.load();
+        Map<RedactionKind, Tally> tally = new EnumMap<>(RedactionKind.class);
+        for (RedactionKind k : RedactionKind.values()) {
+            tally.put(k, new Tally());
+        }
+        int negatives = 0;
+        try (OcrEngine ocr = OcrEngine.load(ModelDirectory.locate())) {
+            for (int s = 0; s < screens; s++) {
+                Random rnd = new Random(FIRST_SEED + s);
+                MachineText.Doc doc = rnd.nextBoolean() ? text.manPage(rnd) : text.prose(rnd);
+                int from = doc.lines().size() > 14 ? rnd.nextInt(doc.lines().size() - 14) : 0;
+                List<String> lines = new ArrayList<>(doc.lines().subList(from, Math.min(doc.lines().size(), from + 14)));
+                List<Planted> planted = new ArrayList<>();
+                // A quarter of the screens hold no secret: only false markers can come of them.
+                int n = rnd.nextInt(4) == 0 ? 0 : 1 + rnd.nextInt(3);
+                negatives += n == 0 ? 1 : 0;
+                for (int i = 0; i < n && !lines.isEmpty(); i++) {
+                    RedactionKind kind = RedactionKind.values()[rnd.nextInt(RedactionKind.values().length)];
+                    String value = value(kind, rnd);
+                    planted.add(new Planted(kind, value));
+                    lines.set(rnd.nextInt(lines.size()), line(kind, value, rnd));
+                }
+                Screens.Screen screen = Screens.render(doc.name(), lines, 0);
+                List<TextLine> read = ocr.readCrops(List.of(screen.image()),
+                        List.of(new OcrEngine.Crop(0, 0, screen.image().width(), screen.image().height()))).get(0);
+                String raw = join(read);
+                String redacted = join(Redactor.ALL.redactLines(read));
+                String textOnly = join(Redactor.ALL.redactLines(screen.truth()));
+                Map<RedactionKind, Integer> readHere = new EnumMap<>(RedactionKind.class);
+                Map<RedactionKind, Integer> plantedHere = new EnumMap<>(RedactionKind.class);
+                for (Planted p : planted) {
+                    Tally t = tally.get(p.kind());
+                    t.planted++;
+                    plantedHere.merge(p.kind(), 1, Integer::sum);
+                    t.textRedacted += leaks(p.value(), textOnly) ? 0 : 1;
+                    if (norm(raw).contains(norm(p.value()))) {
+                        t.read++;
+                        readHere.merge(p.kind(), 1, Integer::sum);
+                        t.redacted += leaks(p.value(), redacted) ? 0 : 1;
+                    }
+                }
+                for (RedactionKind k : RedactionKind.values()) {
+                    Tally t = tally.get(k);
+                    int m = count(redacted, k);
+                    t.markers += m;
+                    t.falseMarkers += Math.max(0, m - readHere.getOrDefault(k, 0));
+                    int tm = count(textOnly, k);
+                    t.textMarkers += tm;
+                    t.textFalse += Math.max(0, tm - plantedHere.getOrDefault(k, 0));
+                }
+            }
+        }
+        System.out.println("redaction of secrets planted in " + screens + " screens of this machine's text (" + negatives
+                + " with none), seeds " + FIRST_SEED + "-" + (FIRST_SEED + screens - 1) + ", read by the OCR model, and on the same "
+                + "text as drawn (no OCR)");
+        System.out.println();
+        System.out.println("| kind | planted | read by OCR | redacted of read (recall) | markers | false markers | precision | recall on drawn text | precision on drawn text |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (RedactionKind k : RedactionKind.values()) {
+            Tally t = tally.get(k);
+            System.out.printf(Locale.ROOT, "| %s | %d | %d | %d (%s) | %d | %d | %s | %s | %s |%n", k.label(), t.planted, t.read, t.redacted,
+                    ratio(t.redacted, t.read), t.markers, t.falseMarkers, ratio(t.markers - t.falseMarkers, t.markers),
+                    ratio(t.textRedacted, t.planted), ratio(t.textMarkers - t.textFalse, t.textMarkers));
+        }
+    }
+
+    private static String ratio(int a, int b) {
+        return b == 0 ? "-" : String.format(Locale.ROOT, "%.2f", (double) a / b);
+    }
+
+    private static String join(List<TextLine> lines) {
+        StringBuilder sb = new StringBuilder();
+        lines.forEach(l -> sb.append(l.text()).append('\n'));
+        return sb.toString();
+    }
+
+    private static int count(String text, RedactionKind k) {
+        String marker = Redactions.marker(k.label());
+        int n = 0;
+        for (int i = text.indexOf(marker); i >= 0; i = text.indexOf(marker, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    static String norm(String s) {
+        return s.replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether 8 letters or digits of {@code value} in a row (all of it, when shorter) are still in {@code text}. */
+    static boolean leaks(String value, String text) {
+        String v = norm(value);
+        String t = norm(text);
+        int w = Math.min(8, v.length());
+        for (int i = 0; i + w <= v.length(); i++) {
+            if (t.contains(v.substring(i, i + w))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String line(RedactionKind kind, String value, Random rnd) {
+        String[][] around = {
+            {"Contact: ", "Reply to ", "From: Dana Keller <", "cc "},
+            {"Call ", "Phone: ", "Mobile ", "Tel. "},
+            {"Card number ", "Visa ", "Paid with ", "card: "},
+            {"IBAN ", "Account IBAN: ", "Transfer to ", "Bank account "},
+            {"export OPENAI_API_KEY=", "token: ", "Authorization: Bearer ", "api_key = "},
+            {"Password: ", "password = ", "PIN: ", "passwd: "}};
+        String[] after = {"", " for the invoice", " (do not share)", " until Friday"};
+        String pre = around[kind.ordinal()][rnd.nextInt(4)];
+        String post = kind == RedactionKind.EMAIL && pre.endsWith("<") ? ">" : after[rnd.nextInt(after.length)];
+        return pre + value + post;
+    }
+
+    private static String value(RedactionKind kind, Random rnd) {
+        return switch (kind) {
+            case EMAIL -> List.of("dana", "j.smith", "ops-team", "m.keller", "sam_lee").get(rnd.nextInt(5)) + rnd.nextInt(100) + "@"
+                    + List.of("example.org", "mail.example.com", "corp.io", "uni-hamburg.de").get(rnd.nextInt(4));
+            case PHONE -> switch (rnd.nextInt(3)) {
+                case 0 -> "+44 20 " + digits(rnd, 4) + " " + digits(rnd, 4);
+                case 1 -> "(" + digits(rnd, 3) + ") " + digits(rnd, 3) + "-" + digits(rnd, 4);
+                default -> "+49 30 " + digits(rnd, 8);
+            };
+            case CARD -> {
+                String body = List.of("4", "51", "37", "6011").get(rnd.nextInt(4));
+                body = body + digits(rnd, 15 - body.length());
+                for (int d = 0; d < 10; d++) {
+                    if (luhn(body + d)) {
+                        body = body + d;
+                        break;
+                    }
+                }
+                yield rnd.nextBoolean() ? body.replaceAll("(.{4})(?!$)", "$1 ") : body;
+            }
+            case IBAN -> {
+                String country = List.of("DE", "FR", "GB", "NL").get(rnd.nextInt(4));
+                String bban = digits(rnd, 18);
+                StringBuilder d = new StringBuilder(bban);
+                for (char c : (country + "00").toCharArray()) {
+                    d.append(Character.isDigit(c) ? String.valueOf(c) : String.valueOf(c - 'A' + 10));
+                }
+                String iban = country + String.format("%02d", 98 - new BigInteger(d.toString()).mod(BigInteger.valueOf(97)).intValue()) + bban;
+                yield rnd.nextBoolean() ? iban.replaceAll("(.{4})(?!$)", "$1 ") : iban;
+            }
+            case KEY -> switch (rnd.nextInt(4)) {
+                case 0 -> "sk-" + mixed(rnd, 32);
+                case 1 -> "ghp_" + mixed(rnd, 36);
+                case 2 -> "AKIA" + upper(rnd, 16);
+                default -> mixed(rnd, 32);
+            };
+            case PASSWORD -> mixed(rnd, 6 + rnd.nextInt(6)) + List.of("!", "#", "", "?").get(rnd.nextInt(4));
+        };
+    }
+
+    private static boolean luhn(String d) {
+        int sum = 0;
+        for (int i = 0; i < d.length(); i++) {
+            int v = d.charAt(d.length() - 1 - i) - '0';
+            if (i % 2 == 1) {
+                v = v * 2 > 9 ? v * 2 - 9 : v * 2;
+            }
+            sum += v;
+        }
+        return sum % 10 == 0;
+    }
+
+    private static String digits(Random rnd, int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            sb.append((char) ('0' + rnd.nextInt(10)));
+        }
+        return sb.toString();
+    }
+
+    private static String upper(Random rnd, int n) {
+        String a = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            sb.append(a.charAt(rnd.nextInt(a.length())));
+        }
+        return sb.toString();
+    }
+
+    private static String mixed(Random rnd, int n) {
+        String a = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < n) {
+            sb.append(a.charAt(rnd.nextInt(a.length())));
+            // Two of each class at least, as a generated key has.
+            if (sb.length() == n && !(sb.chars().filter(Character::isDigit).count() >= 2 && sb.chars().filter(Character::isUpperCase).count() >= 2
+                    && sb.chars().filter(Character::isLowerCase).count() >= 2)) {
+                sb.setLength(0);
+            }
+        }
+        return sb.toString();
+    }
+
+    private PrivacyBench() {}
+}
