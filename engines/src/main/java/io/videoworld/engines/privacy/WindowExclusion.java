@@ -73,8 +73,13 @@ public final class WindowExclusion {
         if (rules.isEmpty()) {
             return null;
         }
-        List<String> rows = chromeRows(DecodedImage.decode(jpeg));
-        return rules.match(rows);
+        DecodedImage image;
+        try {
+            image = DecodedImage.decode(jpeg);
+        } catch (RuntimeException undecodable) {
+            return null; // no stage can read it either; the frame's own checks dead-letter it downstream
+        }
+        return rules.match(chromeRows(image));
     }
 
     /** A flat grey JPEG of this size: what stands in for an excluded frame downstream. */
