@@ -4,6 +4,7 @@ import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.connectors.es.EsWrite;
 import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
+import io.videoworld.core.SourceKind;
 import io.videoworld.core.WindowExcluded;
 import io.videoworld.engines.privacy.ExclusionRules;
 import io.videoworld.engines.privacy.WindowExclusion;
@@ -18,7 +19,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The first stage after the Kafka edge when exclusion rules are set: each frame's chrome (the top
+ * The first stage after the Kafka edge when exclusion rules are set: each screen frame's chrome (the top
  * band only) is read and matched ({@link WindowExclusion}); an excluded frame goes on as a flat grey
  * picture of its size, thumbnail dropped, so shots, the frame store, OCR, detection and memory never
  * see its window, and the fact (time, rule) leaves as a {@code vw-exclusions} document on {@link #EXCLUDED}.
@@ -56,6 +57,10 @@ public final class ExcludeWindows extends GuardedProcessFunction<FrameBatch, Fra
 
     @Override
     protected void process(FrameBatch in, Context ctx, Collector<FrameBatch> out) {
+        if (in.sourceKind() != SourceKind.SCREEN) {
+            out.collect(in); // windows are a screen's: a camera's frames are not read for chrome
+            return;
+        }
         List<Frame> frames = null;
         for (int i = 0; i < in.frames().size(); i++) {
             Frame f = in.frames().get(i);

@@ -82,6 +82,11 @@ class ExcludeWindowsTest {
             assertThat(doc.get("frame_index").asLong()).isEqualTo(10);
             assertThat(doc.get("event_time_ms").asLong()).isEqualTo(1_700_000_010_000L);
             assertThat(doc.toString()).doesNotContain("Tr0ub4dor").doesNotContain("Passwords");
+            // A camera's frames are not read for window chrome: they pass as they are.
+            FrameBatch camera = new FrameBatch("porch", SourceKind.VIDEO, "/cam.mp4", 0, 1_700_000_000_000L, null, in.frames());
+            h.processElement(new StreamRecord<>(camera, 2L));
+            assertThat(h.extractOutputValues().get(1)).isEqualTo(camera);
+            assertThat(h.getSideOutput(ExcludeWindows.EXCLUDED)).hasSize(1);
         }
     }
 }
