@@ -142,6 +142,117 @@ public final class PrivacyBench {
         System.out.println();
         System.out.println("the marked lines of screens with more markers of a kind than were planted (e-mail left out):");
         falseLines.stream().filter(l -> !l.startsWith("email")).limit(10).forEach(l -> System.out.println("- " + l));
+        exclusion(screens, text);
+    }
+
+    /** Seeds of the exclusion windows, apart from the redaction screens'. */
+    static final long FIRST_WINDOW_SEED = 37_500;
+    private static final String[] RULES = {"app:KeePassXC", "title:\\bpayroll\\b", "domain:mybank.com", "private"};
+
+    /**
+     * Each rule on windows drawn for held-out seeds: a window it should exclude, or one of the others (whose content,
+     * below the chrome, names the app, the word, the domain and private browsing); with and without a desktop panel
+     * above, in fonts of 18 to 28 points.
+     */
+    private static void exclusion(int windows, MachineText text) throws Exception {
+        io.videoworld.engines.privacy.ExclusionRules rules = io.videoworld.engines.privacy.ExclusionRules.parse(List.of(RULES));
+        int[][] counts = new int[RULES.length + 1][3]; // per expected rule (last: none): excluded by it, by another, kept
+        int[] byRule = new int[RULES.length + 1];
+        try (OcrEngine ocr = OcrEngine.load(ModelDirectory.locate())) {
+            io.videoworld.engines.privacy.WindowExclusion ex = new io.videoworld.engines.privacy.WindowExclusion(ocr, rules);
+            for (int s = 0; s < windows; s++) {
+                Random rnd = new Random(FIRST_WINDOW_SEED + s);
+                int expect = rnd.nextInt(RULES.length + 1);
+                MachineText.Doc doc = text.prose(rnd);
+                String name = doc.name().replaceAll("[^A-Za-z0-9._-]", "");
+                String[] others = {"Mail", "Files", "Terminal", "Text Editor", "Firefox"};
+                String title;
+                String address = null;
+                switch (expect) {
+                    case 0 -> title = List.of("Passwords.kdbx", "Vault.kdbx", name + ".kdbx").get(rnd.nextInt(3)) + " - KeePassXC";
+                    case 1 -> title = List.of("Q3 Payroll.xlsx", "payroll-2024.ods", "Payroll summary").get(rnd.nextInt(3)) + " - "
+                            + List.of("Spreadsheet", "LibreOffice Calc", "Files").get(rnd.nextInt(3));
+                    case 2 -> {
+                        title = List.of("Accounts", "Online banking", "Transfers").get(rnd.nextInt(3)) + " - Firefox";
+                        address = "https://" + List.of("online.", "www.", "").get(rnd.nextInt(3)) + "mybank.com/" + name.toLowerCase(Locale.ROOT);
+                    }
+                    case 3 -> title = List.of("New Private Tab - Mozilla Firefox Private Browsing", "New Incognito Tab - Chromium",
+                            name + " - Mozilla Firefox Private Browsing").get(rnd.nextInt(3));
+                    default -> {
+                        title = name + " - " + others[rnd.nextInt(others.length)];
+                        address = rnd.nextBoolean() ? null : "https://www.notmybank.community/" + name.toLowerCase(Locale.ROOT);
+                    }
+                }
+                List<String> content = new ArrayList<>(doc.lines().subList(0, Math.min(6, doc.lines().size())));
+                content.add("KeePassXC payroll mybank.com private browsing incognito");
+                byte[] jpeg = window(rnd.nextBoolean(), title, address, 18 + rnd.nextInt(11), content);
+                String by = ex.excludedBy(jpeg);
+                int got = by == null ? RULES.length : List.of(RULES).indexOf(by);
+                counts[expect][got == expect ? 0 : got == RULES.length ? 2 : 1]++;
+                byRule[got]++;
+            }
+        }
+        System.out.println();
+        System.out.println("exclusion rules on " + windows + " windows drawn for seeds " + FIRST_WINDOW_SEED + "-" + (FIRST_WINDOW_SEED + windows - 1)
+                + " (half under a desktop panel, title fonts 18-28 pt, the rules' words in the content of every window, below the chrome), "
+                + "the top band read by the OCR model");
+        System.out.println();
+        System.out.println("| rule | windows it should exclude | excluded by it (recall) | by another rule | kept | windows it excluded | precision |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        for (int r = 0; r <= RULES.length; r++) {
+            int n = counts[r][0] + counts[r][1] + counts[r][2];
+            if (r == RULES.length) {
+                // An ordinary window is right when kept (counted as "by it") and wrong when any rule excluded it.
+                System.out.printf(Locale.ROOT, "| (ordinary windows) | %d | - | %d | %d | - | - |%n", n, counts[r][1], counts[r][0]);
+            } else {
+                System.out.printf(Locale.ROOT, "| `%s` | %d | %d (%s) | %d | %d | %d | %s |%n", RULES[r], n, counts[r][0], ratio(counts[r][0], n),
+                        counts[r][1], counts[r][2], byRule[r], ratio(counts[r][0], byRule[r]));
+            }
+        }
+    }
+
+    private static byte[] window(boolean panel, String title, String address, int font, List<String> content) throws Exception {
+        java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(1280, 720, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = img.createGraphics();
+        g.setRenderingHint(java.awt.RenderingHints.KEY_TEXT_ANTIALIASING, java.awt.RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setColor(new java.awt.Color(248, 248, 248));
+        g.fillRect(0, 0, 1280, 720);
+        int y = 0;
+        if (panel) {
+            g.setColor(new java.awt.Color(20, 20, 20));
+            g.fillRect(0, 0, 1280, 28);
+            g.setFont(Screens.font().deriveFont(16f));
+            g.setColor(java.awt.Color.WHITE);
+            g.drawString("Activities", 12, 20);
+            g.drawString("Thu 14:05", 590, 20);
+            y = 28;
+        }
+        int bar = font + 20;
+        g.setColor(new java.awt.Color(60, 60, 70));
+        g.fillRect(0, y, 1280, bar);
+        g.setFont(Screens.font().deriveFont((float) font));
+        g.setColor(java.awt.Color.WHITE);
+        g.drawString(title, 24, y + bar - 12);
+        y += bar;
+        if (address != null) {
+            g.setColor(new java.awt.Color(225, 225, 230));
+            g.fillRect(0, y, 1280, 40);
+            g.setColor(java.awt.Color.BLACK);
+            g.setFont(Screens.font().deriveFont(19f));
+            g.drawString(address, 80, y + 27);
+            y += 40;
+        }
+        g.setFont(Screens.font().deriveFont(24f));
+        g.setColor(new java.awt.Color(30, 30, 30));
+        // Content starts below the band the rules read, as a window's body does under its chrome.
+        int top = Math.max(y + 60, 180);
+        for (int i = 0; i < content.size(); i++) {
+            g.drawString(content.get(i), 60, top + i * 52);
+        }
+        g.dispose();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(img, "jpg", out);
+        return out.toByteArray();
     }
 
     private static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("[^\\s<>()\"',;]+@[^\\s<>()\"',;]+\\.[A-Za-z]{2,}");

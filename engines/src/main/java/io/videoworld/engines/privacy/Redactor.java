@@ -198,7 +198,7 @@ public final class Redactor implements Serializable {
         return sb == null ? text : sb.append(text, last, text.length()).toString();
     }
 
-    /** Card numbers: within each run of digit groups, the longest spans of whole groups that pass the Luhn check. */
+    /** Card numbers: within each run of digit groups, the longest spans of whole groups, written as cards are, that pass the Luhn check. */
     private static String card(String text, Set<RedactionKind> found) {
         Matcher m = CARD.matcher(text);
         List<int[]> spans = new ArrayList<>();
@@ -230,7 +230,7 @@ public final class Redactor implements Serializable {
             for (int i = from; i + size <= to; i++) {
                 int s = groups.get(i)[0];
                 int e = groups.get(i + size - 1)[1];
-                if (luhn(text.substring(s, e))) {
+                if (cardShaped(groups.subList(i, i + size)) && luhn(text.substring(s, e))) {
                     out.add(new int[] {s, e});
                     luhnSpans(text, groups, from, i, out);
                     luhnSpans(text, groups, i + size, to, out);
@@ -238,6 +238,30 @@ public final class Redactor implements Serializable {
                 }
             }
         }
+    }
+
+    /**
+     * How card numbers are written: one run of 13 to 19 digits, groups of four (the last of one to four), or the
+     * 4-6-5 and 4-6-4 groups of American Express and Diners; numbers of prose next to each other are not.
+     */
+    private static boolean cardShaped(List<int[]> groups) {
+        int n = groups.size();
+        if (n == 1) {
+            return true;
+        }
+        int[] len = new int[n];
+        for (int i = 0; i < n; i++) {
+            len[i] = groups.get(i)[1] - groups.get(i)[0];
+        }
+        if (n == 3 && len[0] == 4 && len[1] == 6 && (len[2] == 5 || len[2] == 4)) {
+            return true;
+        }
+        for (int i = 0; i < n - 1; i++) {
+            if (len[i] != 4) {
+                return false;
+            }
+        }
+        return len[n - 1] >= 1 && len[n - 1] <= 4;
     }
 
     private static final Pattern DIGITS = Pattern.compile("\\d+");

@@ -27,6 +27,7 @@ class RedactorTest {
         assertThat(text("mail alice.smith@example.org today")).isEqualTo("mail [redacted:email] today");
         assertThat(text("call +44 20 7946 0958 or (555) 867-5309")).isEqualTo("call [redacted:phone] or [redacted:phone]");
         assertThat(text("card 4111 1111 1111 1111 exp 12/29")).isEqualTo("card [redacted:card] exp 12/29");
+        assertThat(text("Amex 3782 822463 10005.")).isEqualTo("Amex [redacted:card].");
         assertThat(text("IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX")).isEqualTo("IBAN [redacted:iban] BIC COBADEFFXXX");
         assertThat(text("export OPENAI_API_KEY=sk-proj-Xa81kPq2mZr7TtY4vBn0")).isEqualTo("export OPENAI_API_KEY=[redacted:key]");
         assertThat(text("token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8")).isEqualTo("token [redacted:key]");
@@ -48,7 +49,9 @@ class RedactorTest {
         // Not Luhn-valid, a bad IBAN check, a date, a time, a version, an amount, a git hash.
         for (String s : List.of("order 4111 1111 1111 1112", "IBAN DE88 3704 0044 0532 0130 00", "2024-05-17 12:30:59",
                 "version 1.24.3", "total 1,234,567.89 EUR", "commit 3f786850e387550fdab836ed7e6dc881de23001b",
-                "Quarterly report due Friday", "def total_invoice(items): return sum(items)")) {
+                "Quarterly report due Friday", "def total_invoice(items): return sum(items)",
+                // Numbers of prose side by side can pass the Luhn check, but are not grouped as a card is.
+                "100 100 155 1479", "Invoice 8955 1572 251 8854")) {
             assertThat(text(s)).as(s).isEqualTo(s);
         }
     }
