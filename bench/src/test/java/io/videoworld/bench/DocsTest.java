@@ -28,7 +28,7 @@ class DocsTest {
     private static final Path ROOT = root();
     /** Namespaces of the ingest job's options: a name under one must be an option. */
     private static final Set<String> JOB_NAMESPACES = Set.of("vw.kafka", "vw.ingest", "vw.es", "vw.shots", "vw.perception", "vw.detect",
-            "vw.track", "vw.memory");
+            "vw.track", "vw.memory", "vw.privacy");
 
     private static Path root() {
         Path p = Path.of("").toAbsolutePath();

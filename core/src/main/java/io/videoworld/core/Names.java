@@ -21,6 +21,8 @@ public final class Names {
     public static final String MEMORIES_INDEX = "vw-memories";
     /** Documents Elasticsearch refused for their content, with index, id and reason. */
     public static final String DEAD_LETTERS_INDEX = "vw-dead-letters";
+    /** Frames whose window an exclusion rule kept from perception and storage: when, and which rule; never what they showed. */
+    public static final String EXCLUSIONS_INDEX = "vw-exclusions";
     /** Standing queries with webhooks (the query service's alerts) and the engine's read position. */
     public static final String ALERTS_INDEX = "vw-alerts";
     /** Each alert firing and its webhook attempts. */

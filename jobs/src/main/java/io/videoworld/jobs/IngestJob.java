@@ -1,6 +1,8 @@
 package io.videoworld.jobs;
 
 import io.videoworld.engines.perception.DetectorSettings;
+import io.videoworld.engines.privacy.ExclusionRules;
+import io.videoworld.operators.privacy.ExcludeWindows;
 
 import io.videoworld.connectors.flink.es.ElasticsearchSink;
 import io.videoworld.connectors.es.EsDocuments;
@@ -160,6 +162,12 @@ public final class IngestJob {
         WatermarkStrategy<Ingested> watermarks = watermarks(conf);
         DeadLetterRoutes routes = new DeadLetterRoutes();
         SingleOutputStreamOperator<FrameBatch> batches = edge(env, conf, watermarks, routes);
+        ExclusionRules exclusions = PrivacyOptions.exclusions(conf);
+        if (!exclusions.isEmpty()) {
+            // Before any stage sees the pixels: an excluded window goes on as a grey frame, its exclusion as a document.
+            batches = routes.tap(batches.process(new ExcludeWindows(conf.get(PerceptionOptions.MODELS), exclusions),
+                    TypeInformation.of(FrameBatch.class)).name("exclude windows").uid("exclude-windows"));
+        }
         SingleOutputStreamOperator<FrameDoc> frames = catalog(batches, conf, routes);
         DataStream<VideoDoc> videos = frames.getSideOutput(StreamCatalog.VIDEOS);
         Shots shots = shots(batches, conf, routes);
@@ -173,7 +181,7 @@ public final class IngestJob {
         if (conf.get(MemoryOptions.ENABLED)) {
             out = memory(out, conf, beforeEpisodeWriter, routes);
         }
-        DataStream<EsWrite> writes = out.writes();
+        DataStream<EsWrite> writes = exclusions.isEmpty() ? out.writes() : out.writes().union(batches.getSideOutput(ExcludeWindows.EXCLUDED));
         if (conf.get(AudioOptions.ENABLED)) {
             writes = writes.union(audio(env, conf, routes));
         }
@@ -269,11 +277,11 @@ public final class IngestJob {
                                 new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
                                         conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf),
                                         conf.get(PerceptionOptions.WORKERS), conf.get(PerceptionOptions.CAPACITY),
-                                        conf.get(PerceptionOptions.NICE)))
+                                        conf.get(PerceptionOptions.NICE)).redacting(PrivacyOptions.redactor(conf)))
                         .uid("perception-gated")
                 : AsyncDataStream.unorderedWait(keyframes,
                                 new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),
-                                        conf.get(PerceptionOptions.MAX_WAIT).toMillis()),
+                                        conf.get(PerceptionOptions.MAX_WAIT).toMillis()).redacting(PrivacyOptions.redactor(conf)),
                                 conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
                         .name("perception: OCR, embeddings, descriptors").uid("perception");
         SingleOutputStreamOperator<Perception> perception = routes.tap(perceived
@@ -291,7 +299,9 @@ public final class IngestJob {
         // Ordered: the tracker needs each stream's samples in presentation order.
         // With its own read of Kafka, the detector (the slowest stage) back-pressures only this branch: frames, shots and
         // keyframes go on at their own pace and detections follow. Ordered as before: one stream is one partition of each read.
-        DataStream<FeatureBatch> toSample = conf.get(DetectOptions.OWN_SOURCE) ? detectionFeatures(env, conf, watermarks, routes) : features;
+        // With exclusion rules the detector reads the excluded frames' grey stand-ins too: no own read of Kafka then.
+        boolean ownSource = conf.get(DetectOptions.OWN_SOURCE) && PrivacyOptions.exclusions(conf).isEmpty();
+        DataStream<FeatureBatch> toSample = ownSource ? detectionFeatures(env, conf, watermarks, routes) : features;
         DataStream<SampledFrame> samples = routes.tap(toSample.process(Stages.flatMap("sample-frames", new SampleFrames(conf.get(DetectOptions.FPS))),
                         SAMPLED_FRAME).name("sample frames for detection").uid("sample-frames"));
         long trackIdle = conf.get(DetectOptions.TRACK_IDLE).toMillis();
@@ -301,8 +311,8 @@ public final class IngestJob {
         DataStream<SampledFrame> toDetect = gated ? routes.tap(samples.keyBy(SampledFrame::streamId, Types.STRING)
                 .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), SAMPLED_FRAME)
                 .name("motion gate").uid("motion-gate")) : samples;
-        int nice = conf.get(DetectOptions.OWN_SOURCE) ? conf.get(DetectOptions.NICE) : 0;
-        int liveNice = conf.get(DetectOptions.OWN_SOURCE) && conf.get(DetectOptions.LIVE_NICE) >= 0 ? conf.get(DetectOptions.LIVE_NICE) : nice;
+        int nice = ownSource ? conf.get(DetectOptions.NICE) : 0;
+        int liveNice = ownSource && conf.get(DetectOptions.LIVE_NICE) >= 0 ? conf.get(DetectOptions.LIVE_NICE) : nice;
         boolean split = liveNice != nice;
         // A nice value is per thread: split, live streams get their own detector (own task, own session) at their own priority
         // and files theirs, each starting its own chain so that neither renices the read they share.

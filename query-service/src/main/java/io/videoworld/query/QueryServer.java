@@ -116,6 +116,8 @@ public final class QueryServer implements AutoCloseable {
         });
         json("GET", "/v1/streams", ctx -> wiring.streams().list(ctx.attribute("caller")));
         json("DELETE", "/v1/streams/{id}", ctx -> wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id")));
+        json("POST", "/v1/streams/{id}/forget", ctx -> wiring.streams().forget(ctx.attribute("caller"), ctx.pathParam("id"),
+                bodies.read(ctx.req())));
         route("POST", "/v1/alerts", ctx -> underDeadline(ctx, () -> wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req())),
                 (c, alert) -> c.status(201).json(alert)));
         json("GET", "/v1/alerts", ctx -> wiring.alerts().list(ctx.attribute("caller")));

@@ -40,7 +40,8 @@ public final class ConfigReference {
             Map.entry("Object detection and tracking (`DetectOptions`)", DetectOptions.class),
             Map.entry("Episodic memory (`MemoryOptions`)", MemoryOptions.class),
             Map.entry("Audio: voice activity and speech recognition (`AudioOptions`)", io.videoworld.jobs.AudioOptions.class),
-            Map.entry("People: pose and activities (`PeopleOptions`)", io.videoworld.jobs.PeopleOptions.class));
+            Map.entry("People: pose and activities (`PeopleOptions`)", io.videoworld.jobs.PeopleOptions.class),
+            Map.entry("Privacy: redaction and exclusion (`PrivacyOptions`)", io.videoworld.jobs.PrivacyOptions.class));
 
     private static final List<Map.Entry<String, Class<?>>> COMMANDS = List.of(
             Map.entry("`bin/videoworld push` (`PushCommand`)", PushCommand.class),

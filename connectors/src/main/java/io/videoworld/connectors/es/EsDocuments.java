@@ -41,6 +41,11 @@ public final class EsDocuments {
         return new EsWrite(Names.TRANSCRIPTS_INDEX, t.id(), pushVersion(t.epochMs(), 1), json(node));
     }
 
+    /** The fact that a frame's window was excluded, and by which rule; rewritten identically on replay. */
+    public static EsWrite exclusion(io.videoworld.core.WindowExcluded e) {
+        return new EsWrite(Names.EXCLUSIONS_INDEX, e.id(), pushVersion(e.epochMs(), 1), json(e));
+    }
+
     /**
      * A shot never changes once closed; a scene grows as shots join it, so it is versioned by its
      * end frame (and closing), and a stale write cannot shrink it.
@@ -79,6 +84,12 @@ public final class EsDocuments {
         }
         if (p.failure() != null) {
             node.put("perception_error", p.failure());
+        }
+        // Which kinds of secret the text had before redaction: the markers redaction left in it.
+        java.util.Set<String> redacted = io.videoworld.core.Redactions.kinds(p.text());
+        if (!redacted.isEmpty()) {
+            ArrayNode kinds = node.putArray("redacted");
+            redacted.forEach(kinds::add);
         }
         ArrayNode objects = node.putArray("objects");
         ArrayNode labels = node.putArray("labels");

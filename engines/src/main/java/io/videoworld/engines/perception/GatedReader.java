@@ -97,7 +97,8 @@ public final class GatedReader implements AutoCloseable {
         List<Detection> objects = got.objects();
         boolean skipped = got.skipped();
         Perception perception = got.perception();
-        ScreenGate.Last next = ScreenGate.remember(last, grey, read.plan(), read.lines());
+        // What the stream remembers (keyed state, checkpointed) is the redacted reading, the same as what was indexed.
+        ScreenGate.Last next = ScreenGate.remember(last, grey, read.plan(), perception.lines());
         ScreenMemory kept = new ScreenMemory(k.epochMs(), k.frameIndex(), k.eventTimeMs(), k.jpeg(), next.lines(), next.sinceFull(),
                 objects == null ? null : Perceiver.withoutAppearance(objects), next.unreadFrom());
         return new Outcome(new PerceptionResult(perception, null), kept, grey, read.plan(), (long) image.width() * image.height(), skipped,

@@ -9,6 +9,7 @@ import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.TextLine;
+import io.videoworld.engines.privacy.Redactor;
 import io.videoworld.engines.shots.FeatureExtractor;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.ImageDescriptor;
@@ -37,6 +38,7 @@ public final class Perceiver implements AutoCloseable {
     public final ObjectDetector detector;
     /** Where the models run. */
     public final String device;
+    private Redactor redactor = Redactor.NONE;
 
     private Perceiver(OcrEngine ocr, TextEmbedder embedder, ObjectDetector detector, String device) {
         this.ocr = ocr;
@@ -54,13 +56,21 @@ public final class Perceiver implements AutoCloseable {
         return new Perceiver(ocr, embedder, detector, device());
     }
 
+    /** Redacts the text read with {@code r} before it is joined, embedded and returned; {@link Redactor#NONE} by default. */
+    public Perceiver redacting(Redactor r) {
+        this.redactor = r == null ? Redactor.NONE : r;
+        return this;
+    }
+
     /** The device the models of this process run on: "gpu" where ONNX Runtime sees one, else "cpu". */
     public static String device() {
         return Engine.getEngine("OnnxRuntime").getGpuCount() > 0 ? "gpu" : "cpu";
     }
 
     /** A keyframe's perception from what was read and found on it. */
-    public Perception perception(Keyframe k, DecodedImage image, float[] descriptor, List<TextLine> lines, List<Detection> objects) {
+    public Perception perception(Keyframe k, DecodedImage image, float[] descriptor, List<TextLine> read, List<Detection> objects) {
+        // Secrets leave before the text is joined and embedded, so neither the index nor the vector holds them.
+        List<TextLine> lines = redactor.redactLines(read);
         StringBuilder text = new StringBuilder();
         lines.forEach(l -> text.append(l.text()).append('\n'));
         String joined = text.toString().trim();

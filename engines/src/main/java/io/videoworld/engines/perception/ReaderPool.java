@@ -40,7 +40,14 @@ public final class ReaderPool implements AutoCloseable {
      */
     public ReaderPool(int workers, String models, DetectorSettings detection, ScreenGate.Settings settings,
             String threadName, int nice, BiConsumer<Integer, Throwable> loaded) throws Exception {
-        this(workers, () -> new GatedReader(Perceiver.load(models, detection), settings), threadName, nice, loaded);
+        this(workers, models, detection, settings, io.videoworld.engines.privacy.Redactor.NONE, threadName, nice, loaded);
+    }
+
+    /** As above, each reader redacting what it reads with {@code redactor}. */
+    public ReaderPool(int workers, String models, DetectorSettings detection, ScreenGate.Settings settings,
+            io.videoworld.engines.privacy.Redactor redactor, String threadName, int nice, BiConsumer<Integer, Throwable> loaded)
+            throws Exception {
+        this(workers, () -> new GatedReader(Perceiver.load(models, detection).redacting(redactor), settings), threadName, nice, loaded);
     }
 
     /** A pool over readers that {@code loader} makes. */

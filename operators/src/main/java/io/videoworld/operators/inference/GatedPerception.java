@@ -87,6 +87,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private final int workers;
     private final int capacity;
     private final int nice;
+    private io.videoworld.engines.privacy.Redactor redactor = io.videoworld.engines.privacy.Redactor.NONE;
     private transient MailboxExecutor mailbox;
     private transient ReaderPool pool;
     private transient StreamTurns<Pending> turns;
@@ -131,6 +132,12 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         this.nice = nice;
     }
 
+    /** Redacts what the readers read with {@code r} before it is indexed or kept in state; set before the job starts. */
+    public GatedPerception redacting(io.videoworld.engines.privacy.Redactor r) {
+        this.redactor = r == null ? io.videoworld.engines.privacy.Redactor.NONE : r;
+        return this;
+    }
+
     @Override
     public void setMailboxExecutor(MailboxExecutor mailboxExecutor) {
         super.setMailboxExecutor(mailboxExecutor);
@@ -153,7 +160,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         loaded = workers == 0 ? 1 : 0;
         getRuntimeContext().getMetricGroup().gauge("vwPerceptionReadersLoaded", () -> loaded);
         // Models load on the workers while this task already runs: keyframes queue (checkpointed) until a reader is ready.
-        pool = new ReaderPool(workers, models, detection, settings,
+        pool = new ReaderPool(workers, models, detection, settings, redactor,
                 "gated perception " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), nice, (w, error) -> submit(() -> {
                     if (error != null) {
                         broken = new IllegalStateException("gated perception could not load its models from " + models, error);

@@ -32,6 +32,7 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
     private final String models;
     private final DetectorSettings detection;
     private transient Perceiver perceiver;
+    private io.videoworld.engines.privacy.Redactor redactor = io.videoworld.engines.privacy.Redactor.NONE;
 
     /** {@code detection} null runs no detector on keyframes. */
     public PerceptionFunction(String models, DetectorSettings detection, int maxBatch, long maxWaitMs) {
@@ -40,9 +41,15 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
         this.detection = detection;
     }
 
+    /** Redacts what is read with {@code r} before it is indexed; set before the job starts. */
+    public PerceptionFunction redacting(io.videoworld.engines.privacy.Redactor r) {
+        this.redactor = r == null ? io.videoworld.engines.privacy.Redactor.NONE : r;
+        return this;
+    }
+
     @Override
     protected boolean openModels() throws Exception {
-        perceiver = Perceiver.load(models, detection);
+        perceiver = Perceiver.load(models, detection).redacting(redactor);
         LOG.info("perception models from {} on {}", models, perceiver.device);
         return "gpu".equals(perceiver.device);
     }

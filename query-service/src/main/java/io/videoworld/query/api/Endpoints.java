@@ -40,6 +40,7 @@ public final class Endpoints {
                     + "and episode ids; server-sent events when stream=true", JSON, true, false),
             new Endpoint("GET", "/v1/streams", "The streams the caller may read, with counts, time span and retention", JSON, false, false),
             new Endpoint("DELETE", "/v1/streams/{id}", "Forget a stream: its documents in every index and its stored keyframes", JSON, false, false),
+            new Endpoint("POST", "/v1/streams/{id}/forget", "Forget a time range of a stream, or every place a phrase was read in it, with a report of what went", JSON, true, false),
             new Endpoint("GET", "/v1/streams/{id}/events", "Live server-sent events as shots, scenes, episodes and tracks are indexed", SSE, false, false),
             new Endpoint("GET", "/v1/streams/{id}/timeline", "The lanes the timeline page draws, as JSON", JSON, false, false),
             new Endpoint("POST", "/v1/alerts", "Register an alert: a condition on new events and a webhook to call", JSON, true, false),

@@ -24,6 +24,13 @@ public final class StreamResponses {
     /** {@code DELETE /v1/streams/{id}}: what went. */
     public record Deleted(String id, long documents, boolean framesDeleted) {}
 
+    /**
+     * {@code POST /v1/streams/{id}/forget}: what was asked to be forgotten (a time range, or a phrase) and
+     * how many documents went from each index, and how many stored keyframes.
+     */
+    public record Forgotten(String id, Long fromMs, Long toMs, String phrase, java.util.Map<String, Long> documents, long total,
+            long framesDeleted) {}
+
     /** One retention pass: documents older than the cutoff, and the streams that went whole. */
     public record Expired(long cutoffMs, String cutoff, List<String> streamsDeleted, long documents, long framesDeleted) {}
 }

@@ -14,6 +14,7 @@ import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
 import io.videoworld.query.streams.StreamResponses.Deleted;
 import io.videoworld.query.streams.StreamResponses.Expired;
+import io.videoworld.query.streams.StreamResponses.Forgotten;
 import io.videoworld.query.streams.StreamResponses.StreamInfo;
 import io.videoworld.query.streams.StreamResponses.StreamList;
 import io.videoworld.query.streams.StreamResponses.TimeRange;
@@ -89,6 +90,99 @@ public final class StreamsService {
         deleted.accept(id);
         frames.deleteStream(id);
         return new Deleted(id, n, true);
+    }
+
+    /**
+     * Forgets part of a stream the caller may read, as {@code body} says: {@code {"from": .., "to": ..}} (epoch
+     * milliseconds or ISO-8601, inclusive) deletes the frames and their stored keyframes, perception,
+     * detections and exclusions whose event time is in the range and the shots and episodes that overlap it;
+     * {@code {"phrase": ".."}} deletes the perception documents whose text holds the phrase, the frames they
+     * were read from (with their stored keyframes), and the episodes and written memories that hold it.
+     */
+    public Forgotten forget(Caller caller, String id, JsonNode body) throws IOException {
+        ToolDispatcher.requireRead(caller, id, "id");
+        if (index.countByStream(Names.VIDEOS_INDEX, term(id)).isEmpty()) {
+            throw ApiException.notFound("id", "no stream '" + ApiException.quote(id) + "' is indexed");
+        }
+        String phrase = body == null || !body.hasNonNull("phrase") ? null : body.get("phrase").asText().strip();
+        Long from = time(body, "from");
+        Long to = time(body, "to");
+        if ((phrase == null) == (from == null && to == null)) {
+            throw ApiException.badField("phrase", "give either a phrase, or a time range as from and to");
+        }
+        Map<String, Long> counts = new java.util.LinkedHashMap<>();
+        AtomicLong stored = new AtomicLong();
+        Query stream = term(id);
+        if (phrase != null) {
+            if (phrase.isEmpty()) {
+                throw ApiException.badField("phrase", "is empty");
+            }
+            java.util.Set<Long> frameIndices = new java.util.TreeSet<>();
+            Query said = phraseIn(phrase, "text", "lines.text", "window_title");
+            counts.put(Names.PERCEPTION_INDEX, index.deleteWhere(Names.PERCEPTION_INDEX, both(stream, said),
+                    doc -> frameIndices.add(doc.path("frame_index").asLong()), "frame_index"));
+            long frameDocs = 0;
+            if (!frameIndices.isEmpty()) {
+                Query read = Query.of(q -> q.terms(t -> t.field("frame_index").terms(v -> v.value(frameIndices.stream().map(FieldValue::of).toList()))));
+                frameDocs = index.deleteWhere(Names.FRAMES_INDEX, both(stream, read), doc -> deleteStored(doc, stored), "store_ref");
+            }
+            counts.put(Names.FRAMES_INDEX, frameDocs);
+            counts.put(Names.EPISODES_INDEX, index.deleteWhere(Names.EPISODES_INDEX, both(stream, phraseIn(phrase, "summary", "details")), null));
+            counts.put(Names.MEMORIES_INDEX, index.deleteWhere(Names.MEMORIES_INDEX, both(stream, phraseIn(phrase, "content")), null));
+        } else {
+            long lo = from == null ? 0 : from;
+            long hi = to == null ? Long.MAX_VALUE : to;
+            if (hi < lo) {
+                throw ApiException.badField("to", "is before from");
+            }
+            for (String point : List.of(Names.FRAMES_INDEX, Names.PERCEPTION_INDEX, Names.DETECTIONS_INDEX, Names.EXCLUSIONS_INDEX)) {
+                counts.put(point, index.deleteWhere(point, both(stream, between("event_time_ms", lo, hi)),
+                        Names.FRAMES_INDEX.equals(point) ? doc -> deleteStored(doc, stored) : null, "store_ref"));
+            }
+            counts.put(Names.SHOTS_INDEX, index.deleteWhere(Names.SHOTS_INDEX, both(stream, overlapping("start_event_time_ms", lo, hi)), null));
+            counts.put(Names.EPISODES_INDEX, index.deleteWhere(Names.EPISODES_INDEX, both(stream, overlapping("occurred_at", lo, hi)), null));
+        }
+        long total = counts.values().stream().mapToLong(Long::longValue).sum();
+        deleted.accept(id);
+        return new Forgotten(id, from, to, phrase, counts, total, stored.get());
+    }
+
+    private static Long time(JsonNode body, String field) {
+        JsonNode v = body == null ? null : body.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (v.isIntegralNumber()) {
+            return v.asLong();
+        }
+        try {
+            return Instant.parse(v.asText()).toEpochMilli();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ApiException.badField(field, "is neither epoch milliseconds nor an ISO-8601 instant");
+        }
+    }
+
+    private static Query both(Query a, Query b) {
+        return Query.of(q -> q.bool(x -> x.filter(a).filter(b)));
+    }
+
+    private static Query phraseIn(String phrase, String... fields) {
+        List<Query> any = new ArrayList<>();
+        for (String f : fields) {
+            any.add(Query.of(q -> q.matchPhrase(m -> m.field(f).query(phrase))));
+        }
+        return Query.of(q -> q.bool(b -> b.should(any).minimumShouldMatch("1")));
+    }
+
+    private static Query between(String field, long lo, long hi) {
+        return Query.of(q -> q.range(r -> r.untyped(u -> u.field(field).gte(co.elastic.clients.json.JsonData.of(lo))
+                .lte(co.elastic.clients.json.JsonData.of(hi)))));
+    }
+
+    /** Spans (start field, end_event_time_ms) that share a moment with [lo, hi]. */
+    private static Query overlapping(String startField, long lo, long hi) {
+        return Query.of(q -> q.bool(b -> b.filter(f -> f.range(r -> r.untyped(u -> u.field(startField).lte(co.elastic.clients.json.JsonData.of(hi)))))
+                .filter(f -> f.range(r -> r.untyped(u -> u.field("end_event_time_ms").gte(co.elastic.clients.json.JsonData.of(lo)))))));
     }
 
     /**
