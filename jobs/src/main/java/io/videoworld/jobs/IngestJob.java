@@ -400,7 +400,7 @@ public final class IngestJob {
                 .process(new RouteAudio()).name("decode audio and route dead letters").uid("route-audio"));
         SingleOutputStreamOperator<TranscriptDoc> speech = routes.tap(chunks.keyBy(AudioChunk::streamId, Types.STRING)
                 .process(new SpeechOperator(conf.get(PerceptionOptions.MODELS), AudioOptions.recognizer(conf), AudioOptions.segmenter(conf),
-                        conf.get(AudioOptions.IDLE).toMillis()))
+                        conf.get(AudioOptions.IDLE).toMillis()).redacting(PrivacyOptions.redactor(conf)))
                 .name("speech: voice activity, recognition").uid("speech"));
         return routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE).name("transcript documents"));
     }

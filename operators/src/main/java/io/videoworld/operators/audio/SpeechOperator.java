@@ -35,6 +35,7 @@ public final class SpeechOperator extends GuardedKeyedProcessFunction<String, Au
     private final RecognizerSettings recognizer;
     private final SpeechSegmenter.Params params;
     private final long idleMs;
+    private io.videoworld.engines.privacy.Redactor redactor = io.videoworld.engines.privacy.Redactor.NONE;
 
     private transient SileroVad vad;
     private transient SpeechSegmenter segmenter;
@@ -48,6 +49,12 @@ public final class SpeechOperator extends GuardedKeyedProcessFunction<String, Au
         this.recognizer = recognizer;
         this.params = params;
         this.idleMs = idleMs;
+    }
+
+    /** Secrets and personal data in what was said are redacted before the transcript leaves the operator. */
+    public SpeechOperator redacting(io.videoworld.engines.privacy.Redactor r) {
+        this.redactor = r == null ? io.videoworld.engines.privacy.Redactor.NONE : r;
+        return this;
     }
 
     @Override
@@ -120,7 +127,14 @@ public final class SpeechOperator extends GuardedKeyedProcessFunction<String, Au
             for (Recognition.Word w : r.words()) {
                 words.add(new TranscriptDoc.Word(w.word(), s.startMs() + w.startMs(), s.startMs() + w.endMs()));
             }
-            return new TranscriptDoc(streamId, s.epochMs(), s.startMs(), s.endMs(), p, db, SileroVad.NAME, asr.name(), TranscriptDoc.OK, r.text(),
+            String text = r.text();
+            io.videoworld.engines.privacy.Redactor.Redacted red = text == null ? null : redactor.redact(text);
+            if (red != null && !red.kinds().isEmpty()) {
+                // A secret read out in several words (a card number in groups) shows only in the whole text: the words go with it.
+                text = red.text();
+                words = List.of();
+            }
+            return new TranscriptDoc(streamId, s.epochMs(), s.startMs(), s.endMs(), p, db, SileroVad.NAME, asr.name(), TranscriptDoc.OK, text,
                     words, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -161,4 +161,36 @@ class SpeechOperatorTest {
         assertThat(h.numEventTimeTimers()).isZero();
         h.close();
     }
+
+    @Test
+    void aSecretSaidAloudIsRedactedBeforeTheTranscriptLeavesAndItsWordsWithIt() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/v1/audio/transcriptions", ex -> {
+            byte[] answer = ("{\"text\":\"write to ana.lopez@example.org today\",\"segments\":[{\"start\":0.0,\"end\":1.4,"
+                    + "\"text\":\" write to ana.lopez@example.org today\"}]}").getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, answer.length);
+            ex.getResponseBody().write(answer);
+            ex.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+            SpeechOperator op = new SpeechOperator(ModelDirectory.locate().toString(),
+                    new RecognizerSettings(RecognizerSettings.OPENAI, url, "whisper-1", "", Duration.ofSeconds(10)), SpeechSegmenter.Params.DEFAULT, IDLE)
+                    .redacting(new io.videoworld.engines.privacy.Redactor(java.util.EnumSet.allOf(io.videoworld.engines.privacy.RedactionKind.class)));
+            var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(op), AudioChunk::streamId, Types.STRING);
+            h.open();
+            feed(h, chunks("talk-3", frontCenter()));
+            assertThat(h.extractOutputValues()).singleElement().satisfies(t -> {
+                assertThat(t.status()).isEqualTo(TranscriptDoc.OK);
+                assertThat(t.text()).isEqualTo("write to [redacted:email] today").doesNotContain("example.org");
+                assertThat(t.words()).isEmpty();
+            });
+            assertThat(h.numKeyedStateEntries()).isZero();
+            h.close();
+        } finally {
+            server.stop(0);
+        }
+    }
 }
