@@ -146,7 +146,8 @@ public final class ScaleBench {
             String kind = e.getKey().split("/")[1];
             int streams = kind.equals("screen") ? screens : cameras;
             JsonNode prim = stats.path("indices").path(index).path("primaries");
-            long indexDocs = prim.path("docs").path("count").asLong();
+            // Top-level documents on both sides: the store's own count includes nested objects.
+            long indexDocs = count(rest, index, "");
             long store = prim.path("store").path("size_in_bytes").asLong();
             long ours = count(rest, index, prefix + "-" + kind + "-");
             double share = indexDocs == 0 ? 0 : Math.min(1.0, (double) ours / indexDocs);
@@ -165,7 +166,8 @@ public final class ScaleBench {
 
     private static long count(RestClient rest, String index, String streamPrefix) throws Exception {
         Request r = new Request("POST", "/" + index + "/_count");
-        r.setJsonEntity("{\"query\":{\"prefix\":{\"stream_id\":" + Json.MAPPER.writeValueAsString(streamPrefix) + "}}}");
+        r.setJsonEntity(streamPrefix.isEmpty() ? "{\"query\":{\"match_all\":{}}}"
+                : "{\"query\":{\"prefix\":{\"stream_id\":" + Json.MAPPER.writeValueAsString(streamPrefix) + "}}}");
         return Json.MAPPER.readTree(rest.performRequest(r).getEntity().getContent()).path("count").asLong();
     }
 
