@@ -78,7 +78,10 @@ final class ScaleHistory {
 
     private final FrameStore frames;
 
-    /** A history written through {@code rest}; camera keyframes' JPEGs go to {@code frames} (null: none are written). */
+    /**
+     * A history written through {@code rest} (null: a dry run that writes nothing); camera keyframes' JPEGs go to
+     * {@code frames} (null: none are written).
+     */
     ScaleHistory(RestClient rest, long seed, FrameStore frames) {
         this.rest = rest;
         this.seed = seed;
@@ -340,6 +343,10 @@ final class ScaleHistory {
 
     /** Sends what is buffered as one bulk request; a refused item fails the run, so no size is measured over missing documents. */
     void flush() throws IOException {
+        if (rest == null) {
+            pending.clear(); // a dry run: only the phrases and sightings are wanted
+            pendingBytes = 0;
+        }
         if (pending.isEmpty()) {
             return;
         }
