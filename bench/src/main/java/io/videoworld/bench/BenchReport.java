@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  */
 public final class BenchReport {
     /** The order sections appear in; benches not named here follow in name order. */
-    static final List<String> ORDER = List.of("ingest", "stack", "tools", "shots", "detector", "inference", "gate", "tracker", "memory",
+    static final List<String> ORDER = List.of("ingest", "stack", "tools", "scale", "shots", "detector", "inference", "gate", "tracker", "memory",
             "cluster-faults", "cluster-throughput");
 
     private static final ObjectMapper JSON = new ObjectMapper();

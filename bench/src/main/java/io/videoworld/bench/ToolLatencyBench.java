@@ -290,7 +290,7 @@ public final class ToolLatencyBench {
      * still run there), so one row's backlog is not charged to the next: until the reference answers
      * within 50 ms three times running, for at most 60 s.
      */
-    private static void drain(String base) throws Exception {
+    static void drain(String base) throws Exception {
         HttpRequest ref = HttpRequest.newBuilder(URI.create(base + "/v1/tools")).timeout(Duration.ofSeconds(60)).build();
         long deadline = System.currentTimeMillis() + 60_000;
         int quick = 0;
@@ -302,7 +302,7 @@ public final class ToolLatencyBench {
         }
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             return "load average " + Files.readString(Path.of("/proc/loadavg")).trim();
         } catch (Exception e) {
@@ -314,7 +314,7 @@ public final class ToolLatencyBench {
      * Sends {@code reqs} in turn at {@code rate} for {@code seconds}; latencies in ms, sorted, and after
      * them the max and the count of non-2xx answers.
      */
-    private static double[] run(List<HttpRequest> reqs, int rate, int seconds) throws Exception {
+    static double[] run(List<HttpRequest> reqs, int rate, int seconds) throws Exception {
         int n = rate * seconds;
         double[] lat = new double[n];
         AtomicInteger bad = new AtomicInteger();
@@ -344,7 +344,7 @@ public final class ToolLatencyBench {
         return out;
     }
 
-    private static double pct(double[] latWithTail, double p) {
+    static double pct(double[] latWithTail, double p) {
         int n = latWithTail.length - 2;
         return latWithTail[Math.min(n - 1, (int) Math.ceil(p * n) - 1)];
     }
