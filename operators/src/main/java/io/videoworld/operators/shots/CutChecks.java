@@ -14,9 +14,7 @@ final class CutChecks {
         if (p.uses(ShotParams.CONTENT) && c >= p.contentThreshold()) {
             detector = ShotParams.CONTENT;
         }
-        double floor = floor(w, p, t);
-        // The two-sided histogram test is the stronger evidence, so it is trusted down to half the floor the frame ratio needs.
-        if (p.uses(ShotParams.ADAPTIVE) && c >= floor / 2) {
+        if (p.uses(ShotParams.ADAPTIVE) && c >= floor(w, p, t)) {
             double sum = 0;
             int n = 0;
             for (long k = t - p.adaptiveWindow(); k <= t + p.adaptiveWindow(); k++) {
@@ -27,8 +25,7 @@ final class CutChecks {
                 }
             }
             double avg = n == 0 ? 0 : sum / n;
-            boolean ratio = c >= floor && (avg <= 1e-6 || c / avg >= p.adaptiveRatio());
-            if (ratio || sidesDiffer(w, t, p.adaptiveWindow() + 1)) {
+            if (avg <= 1e-6 || c / avg >= p.adaptiveRatio() || sidesDiffer(w, t, p.adaptiveWindow() + 1)) {
                 detector = detector == null ? ShotParams.ADAPTIVE : detector;
             }
         }

@@ -139,7 +139,7 @@ public final class FeatureExtractor {
             hsvBytes[i] = HUE_TO_BYTE[hsvBytes[i] & 0xFF];
         }
         return new FrameFeatures(streamId, kind, sourceUri, epochMs, frameIndex, ptsMs, eventTimeMs, batchSeq, width, height, WIDTH, fh,
-                hsvBytes, histogram(hsvBytes), pictureMean(bgr, hsvBytes), dhash(bytes(sc.hashImg, 72)), jpeg);
+                hsvBytes, histogram(hsvBytes), meanOf(bgr), dhash(bytes(sc.hashImg, 72)), jpeg);
     }
 
     private static byte[] bytes(Mat m, int n) {
@@ -148,20 +148,12 @@ public final class FeatureExtractor {
         return out;
     }
 
-    /**
-     * Mean brightness of the picture inside letterbox or pillarbox bars ({@link FrameDistance#bars}),
-     * so a dark scene of a letterboxed film is not taken for black: the fade detector's floor is
-     * about the picture, not the bars around it.
-     */
-    private static double pictureMean(byte[] bgr, byte[] hsv) {
-        int[] r = FrameDistance.bars(hsv, hsv, WIDTH);
+    private static double meanOf(byte[] b) {
         long sum = 0;
-        for (int row = r[0]; row < r[1]; row++) {
-            for (int i = (row * WIDTH + r[2]) * 3, end = (row * WIDTH + r[3]) * 3; i < end; i++) {
-                sum += bgr[i] & 0xFF;
-            }
+        for (byte x : b) {
+            sum += x & 0xFF;
         }
-        return (double) sum / (3L * (r[1] - r[0]) * (r[3] - r[2]));
+        return (double) sum / b.length;
     }
 
     /** Normalised 8x4x4 HSV histogram; position-free, so camera motion barely moves it. */

