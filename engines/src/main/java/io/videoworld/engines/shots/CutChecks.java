@@ -14,7 +14,7 @@ final class CutChecks {
         if (p.uses(ShotParams.CONTENT) && c >= p.contentThreshold()) {
             detector = ShotParams.CONTENT;
         }
-        if (p.uses(ShotParams.ADAPTIVE) && c >= p.adaptiveMinContent()) {
+        if (p.uses(ShotParams.ADAPTIVE) && c >= floor(w, p, t)) {
             double sum = 0;
             int n = 0;
             for (long k = t - p.adaptiveWindow(); k <= t + p.adaptiveWindow(); k++) {
@@ -30,6 +30,20 @@ final class CutChecks {
             }
         }
         return detector != null && !isFlash(w, p, t) ? new Boundary(t, "cut", detector, c) : null;
+    }
+
+    /** Mean brightness (0-255) of the brighter picture of a pair under which the adaptive floor shrinks with it. */
+    static final double DIM = 64;
+
+    /**
+     * The least content score the adaptive detector accepts at {@code t}: {@code adaptiveMinContent}
+     * for pictures of ordinary brightness, less in proportion for dim ones (down to a third), since
+     * every term of the score scales with brightness (a cut between two night shots scores a third
+     * of the same cut in daylight) while the frame-to-frame noise the floor is there for does too.
+     */
+    static double floor(FrameWindow w, ShotParams p, long t) {
+        double lit = Math.max(w.at(t - 1).luma(), w.at(t).luma());
+        return p.adaptiveMinContent() * Math.max(1 / 3.0, Math.min(1, lit / DIM));
     }
 
     /** How many times the frames within a side may differ for the sides to count as two shots. */
@@ -109,18 +123,22 @@ final class CutChecks {
 
     /**
      * A flash or a one-off glitch: within a few frames the picture is back to what it was
-     * before, seen from either end (t starts the flash, or t is the first frame after it).
+     * before, seen from either end (t starts the flash, or t is the first frame after it). Back
+     * means closer to it than half the change at {@code t} (and than half the content threshold):
+     * in a dark or low-contrast film two different shots can lie closer than that threshold, and
+     * a fixed bar would call every cut between them a flash.
      */
     static boolean isFlash(FrameWindow w, ShotParams p, long t) {
+        double back = Math.min(p.contentThreshold(), w.contentAt(t)) / 2;
         FrameFeatures before = w.at(t - 1);
         for (long k = t + 1; k <= t + p.flashFrames() && w.has(k); k++) {
-            if (FrameDistance.content(before, w.at(k)) < p.contentThreshold() / 2) {
+            if (FrameDistance.content(before, w.at(k)) < back) {
                 return true;
             }
         }
         FrameFeatures now = w.at(t);
         for (long k = t - 2; k >= t - 1 - p.flashFrames() && w.has(k); k--) {
-            if (FrameDistance.content(w.at(k), now) < p.contentThreshold() / 2) {
+            if (FrameDistance.content(w.at(k), now) < back) {
                 return true;
             }
         }

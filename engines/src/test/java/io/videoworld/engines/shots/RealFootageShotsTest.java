@@ -109,7 +109,8 @@ class RealFootageShotsTest {
                     h.gradualOffsets().stream().map(o -> String.format(Locale.ROOT, "%+.2f", o)).toList());
         }
         assertThat(tune.result().all().truths()).isEqualTo(13);
-        assertThat(held.result().all().truths()).isEqualTo(9);
+        // 9 until Shepard_Calais was found to hold two cuts (#36).
+        assertThat(held.result().all().truths()).isEqualTo(11);
         // Floors a little under what the defaults reach (tuning 0.73, held out 0.71 when written), so
         // a change that loses a boundary or adds false ones on real footage fails here.
         assertThat(tune.result().all().f1()).isGreaterThanOrEqualTo(0.65);

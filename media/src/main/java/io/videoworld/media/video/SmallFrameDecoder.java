@@ -29,6 +29,7 @@ public final class SmallFrameDecoder implements AutoCloseable {
     private final int sourceHeight;
     private final double fps;
     private long index;
+    private long lastPtsMs;
 
     /**
      * @param uri a file path or a URL
@@ -138,7 +139,13 @@ public final class SmallFrameDecoder implements AutoCloseable {
                 buf.get(bgr, y * w * 3, w * 3);
             }
         }
-        return new Picture(index++, Math.max(0, frame.timestamp) / 1000, w, h, bgr);
+        long pts = Math.max(0, frame.timestamp) / 1000;
+        if (index > 0 && pts < lastPtsMs) {
+            // A frame without a timestamp (FFmpeg has none for some files' last frame) follows the one before it.
+            pts = lastPtsMs + Math.round(1000 / fps);
+        }
+        lastPtsMs = pts;
+        return new Picture(index++, pts, w, h, bgr);
     }
 
     private void closeQuietly() {

@@ -92,10 +92,20 @@ public final class VideoTools {
         }
         Segment last = found.get(found.size() - 1);
         double covered = last.endPtsMs() / 1000.0;
-        if (covered < duration - 1e-3) {
+        if (openTail(v, covered, duration)) {
             out.add(new Open(span(Segment.id(v.streamId(), kind, last.endFrame()), covered, duration, fps, type), true));
         }
         return new TemporalStructure(v.streamId(), granularity, out, out.size(), "shot_detection", null);
+    }
+
+    /**
+     * Whether the time after the last closed segment is a segment still open: only while the
+     * stream is live. An ended stream's last shot was closed by its last frame; what is left up to
+     * the container's duration (the last frame's rounded length, a longer audio track) is no
+     * segment of its own.
+     */
+    static boolean openTail(VideoDoc v, double covered, double duration) {
+        return !VideoDoc.ENDED.equals(v.status()) && covered < duration - 1e-3;
     }
 
     private static Span span(String id, double start, double end, double fps, String type) {

@@ -24,6 +24,21 @@ class VideoToolsTest {
         assertThat(Videos.durationSeconds(screens(19_000, 20))).isEqualTo(20.0);
     }
 
+    private static VideoDoc file(String status) {
+        // A 30.03 s file at 29.97 fps whose last frame starts at 29.996 s; its last shot, closed by that frame, ends at 30.029 s.
+        SourceInfo info = new SourceInfo(29.97, 30_030L, 900L, "h264", false, 0, 0, null, null, 1280, 720, 29.97);
+        return new VideoDoc("clip", SourceKind.VIDEO, "/clip.mp4", info, 0, 0, 29_996, 29_996, 900, 1, 0, 899, 1280, 720, status);
+    }
+
+    @Test
+    void anEndedStreamHasNoOpenSegmentAfterItsLastShot() {
+        assertThat(VideoTools.openTail(file(VideoDoc.ENDED), 30.029, Videos.durationSeconds(file(VideoDoc.ENDED)))).isFalse();
+        assertThat(VideoTools.openTail(file(VideoDoc.ENDED), 30.0, 30.063)).isFalse();
+        // While it is live, the time indexed since the last boundary is the open shot.
+        assertThat(VideoTools.openTail(file(VideoDoc.LIVE), 24.0, 30.03)).isTrue();
+        assertThat(VideoTools.openTail(file(VideoDoc.LIVE), 30.03, 30.03)).isFalse();
+    }
+
     @Test
     void aspectRatiosUseFamiliarNamesWhenClose() {
         assertThat(VideoTools.aspectRatio(1920, 1080)).isEqualTo("16:9");
