@@ -1,8 +1,8 @@
-package io.videoworld.operators.shots;
+package io.videoworld.engines.shots;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.videoworld.connectors.producer.SmallFrameDecoder;
+import io.videoworld.media.video.SmallFrameDecoder;
 import io.videoworld.core.Segment;
 import io.videoworld.perception.ModelDirectory;
 import java.nio.file.Path;
