@@ -1,6 +1,8 @@
 package io.videoworld.perception;
 
 import ai.djl.repository.zoo.Criteria;
+import ai.djl.engine.Engine;
+import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 
@@ -14,6 +16,16 @@ import ai.onnxruntime.OrtSession;
  */
 public final class OrtSessions {
     private OrtSessions() {}
+
+    /**
+     * The process's one ONNX Runtime environment, for sessions opened without DJL. DJL's engine
+     * creates it with its own thread-pool settings and refuses to start when one already exists, so
+     * the engine is asked first and every session shares what it made.
+     */
+    public static OrtEnvironment environment() {
+        Engine.getEngine("OnnxRuntime");
+        return OrtEnvironment.getEnvironment();
+    }
 
     /** Adds the session options to a criteria builder of the OnnxRuntime engine. */
     public static <I, O> Criteria.Builder<I, O> tuned(Criteria.Builder<I, O> criteria) {

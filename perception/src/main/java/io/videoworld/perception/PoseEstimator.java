@@ -40,7 +40,7 @@ public final class PoseEstimator implements AutoCloseable {
         }
         // DJL's engine makes the process's one environment with its own thread settings: it goes first.
         ai.djl.engine.Engine.getEngine("OnnxRuntime");
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtEnvironment env = io.videoworld.perception.OrtSessions.environment();
         try (OrtSession.SessionOptions options = OrtSessions.options()) {
             return new PoseEstimator(env, env.createSession(file.toString(), options));
         } catch (OrtException e) {

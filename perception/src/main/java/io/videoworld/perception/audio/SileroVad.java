@@ -25,7 +25,7 @@ public final class SileroVad implements AutoCloseable {
     public static final int CONTEXT = 64;
     static final int STATE = 2 * 128;
 
-    private final OrtEnvironment env = OrtEnvironment.getEnvironment();
+    private final OrtEnvironment env = io.videoworld.perception.OrtSessions.environment();
     private final OrtSession session;
 
     /** Opens {@code silero-vad/silero_vad.onnx} under a models directory. */
