@@ -2,7 +2,7 @@ package io.videoworld.jobs;
 
 import io.videoworld.core.Names;
 import io.videoworld.operators.audio.RecognizerSettings;
-import io.videoworld.perception.audio.SpeechSegmenter;
+import io.videoworld.engines.audio.SpeechSegmenter;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;

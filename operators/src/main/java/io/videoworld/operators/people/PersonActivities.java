@@ -7,7 +7,7 @@ import io.videoworld.operators.deadletters.GuardedKeyedProcessFunction;
 import io.videoworld.operators.timers.IdleTimer;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.Pose;
-import io.videoworld.perception.PoseActivities;
+import io.videoworld.engines.people.PoseActivities;
 import io.videoworld.perception.PoseEstimator;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.videoworld.operators.people;
 
-import io.videoworld.perception.PoseActivities;
+import io.videoworld.engines.people.PoseActivities;
 
 /**
  * One tracked person's keyed state: its latest posed sample (motion is measured from it) and its

@@ -1,4 +1,4 @@
-package io.videoworld.perception.audio;
+package io.videoworld.engines.audio;
 
 /**
  * One stretch of speech found by {@link SpeechSegmenter}.

@@ -1,4 +1,7 @@
-package io.videoworld.perception.audio;
+package io.videoworld.engines.audio;
+
+import io.videoworld.perception.audio.SileroVad;
+import io.videoworld.perception.audio.VadState;
 
 import ai.onnxruntime.OrtException;
 import io.videoworld.core.AudioChunk;

@@ -1,4 +1,4 @@
-package io.videoworld.perception.audio;
+package io.videoworld.engines.audio;
 
 import io.videoworld.core.AudioChunk;
 import io.videoworld.perception.ModelDirectory;

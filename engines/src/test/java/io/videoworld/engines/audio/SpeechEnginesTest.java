@@ -1,4 +1,8 @@
-package io.videoworld.perception.audio;
+package io.videoworld.engines.audio;
+
+import io.videoworld.perception.audio.Recognition;
+import io.videoworld.perception.audio.SileroVad;
+import io.videoworld.perception.audio.SphinxRecognizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,6 @@
-package io.videoworld.perception;
+package io.videoworld.engines.people;
+
+import io.videoworld.perception.Pose;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,6 @@
-package io.videoworld.perception.audio;
+package io.videoworld.engines.audio;
+
+import io.videoworld.perception.audio.SileroVad;
 
 /**
  * What {@link SpeechSegmenter} keeps of one stream between chunks: the voice-activity model's

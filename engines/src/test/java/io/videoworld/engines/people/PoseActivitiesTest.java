@@ -1,4 +1,6 @@
-package io.videoworld.perception;
+package io.videoworld.engines.people;
+
+import io.videoworld.perception.Pose;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,10 @@
-package io.videoworld.perception;
+package io.videoworld.engines.people;
+
+import io.videoworld.perception.DecodedImage;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.perception.Pose;
+import io.videoworld.perception.PoseCrop;
+import io.videoworld.perception.PoseEstimator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
