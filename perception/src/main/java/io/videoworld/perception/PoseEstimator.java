@@ -102,7 +102,7 @@ public final class PoseEstimator implements AutoCloseable {
     }
 
     /** Keypoints for {@code n} already prepared 192x192 RGB 0-255 inputs laid end to end. */
-    float[][][] runInput(float[] input, int n) {
+    public float[][][] runInput(float[] input, int n) {
         try (OnnxTensor t = OnnxTensor.createTensor(env, FloatBuffer.wrap(input), new long[] {n, SIDE, SIDE, 3});
                 OrtSession.Result r = session.run(Map.of("images", t))) {
             float[] heat = flat(r, "heatmap");

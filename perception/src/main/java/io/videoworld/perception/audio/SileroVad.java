@@ -23,7 +23,8 @@ public final class SileroVad implements AutoCloseable {
     public static final String NAME = "silero-vad-v5";
     public static final int WINDOW = 512;
     public static final int CONTEXT = 64;
-    static final int STATE = 2 * 128;
+    /** Length of the recurrent state a stream carries between windows. */
+    public static final int STATE = 2 * 128;
 
     private final OrtEnvironment env = io.videoworld.perception.OrtSessions.environment();
     private final OrtSession session;
