@@ -1,8 +1,5 @@
 package io.videoworld.core;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -21,44 +18,19 @@ public final class AudioChunkCodec {
     public static final byte VERSION = 1;
     /** Longest chunk: five seconds. */
     public static final int MAX_SAMPLES = 5 * AudioChunk.RATE;
-    private static final int HEADER = 3;
-    private static final ObjectMapper CBOR = FrameBatchCodec.strictMapper();
+    private static final WireEnvelope ENVELOPE = new WireEnvelope(MAGIC_0, MAGIC_1, VERSION, "audio chunk", "audio wire version",
+            FrameBatchCodec.strictMapper());
 
     private AudioChunkCodec() {}
 
     /** Encodes a chunk; not validated here so tests can make malformed ones. */
     public static byte[] encode(AudioChunk chunk) {
-        try {
-            byte[] body = CBOR.writeValueAsBytes(chunk);
-            byte[] out = new byte[HEADER + body.length];
-            out[0] = MAGIC_0;
-            out[1] = MAGIC_1;
-            out[2] = VERSION;
-            System.arraycopy(body, 0, out, HEADER, body.length);
-            return out;
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode audio chunk", e);
-        }
+        return ENVELOPE.encode(chunk);
     }
 
     /** Decodes and validates; never returns an unusable chunk. */
     public static AudioChunk decode(byte[] bytes) throws MalformedBatchException {
-        if (bytes == null || bytes.length < HEADER) {
-            throw new MalformedBatchException("too short: " + (bytes == null ? 0 : bytes.length) + " bytes");
-        }
-        if (bytes[0] != MAGIC_0 || bytes[1] != MAGIC_1) {
-            throw new MalformedBatchException("not a VideoWorld audio chunk (bad magic bytes " + String.format("%02x%02x", bytes[0], bytes[1]) + ")");
-        }
-        if (bytes[2] != VERSION) {
-            throw new MalformedBatchException("unsupported audio wire version " + bytes[2] + " (this build reads " + VERSION + ")");
-        }
-        AudioChunk c;
-        try {
-            c = CBOR.readValue(bytes, HEADER, bytes.length - HEADER, AudioChunk.class);
-        } catch (IOException e) {
-            String m = e.getMessage() == null ? "unknown error" : e.getMessage().lines().findFirst().orElse("");
-            throw new MalformedBatchException("undecodable CBOR body: " + (m.length() > 300 ? m.substring(0, 300) + "..." : m));
-        }
+        AudioChunk c = ENVELOPE.decode(bytes, AudioChunk.class);
         validate(c);
         return c;
     }

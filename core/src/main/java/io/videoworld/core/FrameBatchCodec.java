@@ -1,7 +1,6 @@
 package io.videoworld.core;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -35,9 +34,9 @@ public final class FrameBatchCodec {
     public static final byte MAGIC_0 = 'V';
     public static final byte MAGIC_1 = 'W';
     public static final byte VERSION = 1;
-    private static final int HEADER = 3;
 
     private static final ObjectMapper CBOR = strictMapper();
+    private static final WireEnvelope ENVELOPE = new WireEnvelope(MAGIC_0, MAGIC_1, VERSION, "frame batch", "wire version", CBOR);
 
     private FrameBatchCodec() {}
 
@@ -86,17 +85,7 @@ public final class FrameBatchCodec {
 
     /** Encodes a batch; the batch is not validated here so tests can make malformed ones. */
     public static byte[] encode(FrameBatch batch) {
-        try {
-            byte[] body = CBOR.writeValueAsBytes(batch);
-            byte[] out = new byte[HEADER + body.length];
-            out[0] = MAGIC_0;
-            out[1] = MAGIC_1;
-            out[2] = VERSION;
-            System.arraycopy(body, 0, out, HEADER, body.length);
-            return out;
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode frame batch", e);
-        }
+        return ENVELOPE.encode(batch);
     }
 
     /** Decodes and validates with the default limits; never returns an unusable batch. */
@@ -106,22 +95,7 @@ public final class FrameBatchCodec {
 
     /** Decodes and validates against {@code limits}; never returns an unusable batch. */
     public static FrameBatch decode(byte[] bytes, FrameLimits limits) throws MalformedBatchException {
-        if (bytes == null || bytes.length < HEADER) {
-            throw new MalformedBatchException("too short: " + (bytes == null ? 0 : bytes.length) + " bytes");
-        }
-        if (bytes[0] != MAGIC_0 || bytes[1] != MAGIC_1) {
-            throw new MalformedBatchException("not a VideoWorld frame batch (bad magic bytes "
-                    + String.format("%02x%02x", bytes[0], bytes[1]) + ")");
-        }
-        if (bytes[2] != VERSION) {
-            throw new MalformedBatchException("unsupported wire version " + bytes[2] + " (this build reads " + VERSION + ")");
-        }
-        FrameBatch batch;
-        try {
-            batch = CBOR.readValue(bytes, HEADER, bytes.length - HEADER, FrameBatch.class);
-        } catch (IOException e) {
-            throw new MalformedBatchException("undecodable CBOR body: " + firstLine(e.getMessage()));
-        }
+        FrameBatch batch = ENVELOPE.decode(bytes, FrameBatch.class);
         validate(batch, limits);
         return batch;
     }
@@ -247,12 +221,4 @@ public final class FrameBatchCodec {
         }
     }
 
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        String line = nl < 0 ? s : s.substring(0, nl);
-        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
-    }
 }
