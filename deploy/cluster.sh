@@ -45,7 +45,10 @@ log() { printf '[cluster] %s\n' "$*" >&2; }
 
 # ---- build: the job jar, Flink's runtime classpath, the query service and the Kafka node classpath
 build() {
-  if [ ! -s "$job_jar" ] || [ ! -s "$repo/jobs/target/classpath.txt" ] || [ ! -s "$repo/query-service/target/classpath.txt" ]; then
+  # Rebuilt when any source or pom is newer than the jar, so a cluster never runs the job of an older checkout.
+  if [ ! -s "$job_jar" ] || [ ! -s "$repo/jobs/target/classpath.txt" ] || [ ! -s "$repo/query-service/target/classpath.txt" ] \
+     || [ -n "$(find "$repo" -path "$repo/.vw" -prune -o -path '*/target' -prune -o \( -name '*.java' -o -name pom.xml -o -path '*/src/main/resources/*' \) \
+            -newer "$job_jar" -print -quit)" ]; then
     log "building (mvn -Pdist install -DskipTests)..."
     (cd "$repo" && mvn -B -q -Pdist install -DskipTests >&2)
   fi
