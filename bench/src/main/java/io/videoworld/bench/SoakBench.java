@@ -433,14 +433,14 @@ public final class SoakBench {
     }
 
     /** Times counted from the push's epoch: the same frame of two pushes then has the same document. */
-    private static JsonNode relative(JsonNode n, long epoch) {
+    static JsonNode relative(JsonNode n, long epoch) {
         if (n.isObject()) {
             ObjectNode o = (ObjectNode) n;
             List<String> names = new ArrayList<>();
             o.fieldNames().forEachRemaining(names::add);
             for (String k : names) {
                 JsonNode v = o.get(k);
-                if (v.isIntegralNumber() && k.endsWith("_ms") && v.asLong() >= epoch) {
+                if (v.isIntegralNumber() && (k.endsWith("_ms") || k.endsWith("_at")) && v.asLong() >= epoch) {
                     o.put(k, v.asLong() - epoch);
                 } else {
                     relative(v, epoch);

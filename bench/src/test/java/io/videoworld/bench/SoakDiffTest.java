@@ -21,4 +21,11 @@ class SoakDiffTest {
         String clean = "{\"_id\":\"S:e:000002\",\"_source\":{\"summary\":\"kite\"}}";
         assertThat(SoakBench.fieldsThatDiffer(List.of(copy), List.of(clean))).isEqualTo("no document differs field by field");
     }
+
+    @Test
+    void timesOfBothKindsAreCountedFromTheCopysEpoch() throws Exception {
+        var doc = io.videoworld.core.Json.MAPPER.readTree("{\"occurred_at\":1795815934000,\"event_time_ms\":1795815935000,\"start_pts_ms\":13000,\"batches\":1}");
+        assertThat(SoakBench.relative(doc, 1795815921000L).toString())
+                .isEqualTo("{\"occurred_at\":13000,\"event_time_ms\":14000,\"start_pts_ms\":13000,\"batches\":1}");
+    }
 }
