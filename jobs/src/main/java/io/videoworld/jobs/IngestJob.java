@@ -305,11 +305,12 @@ public final class IngestJob {
         DataStream<SampledFrame> samples = routes.tap(toSample.process(Stages.flatMap("sample-frames", new SampleFrames(conf.get(DetectOptions.FPS))),
                         SAMPLED_FRAME).name("sample frames for detection").uid("sample-frames"));
         long trackIdle = conf.get(DetectOptions.TRACK_IDLE).toMillis();
+        long streamIdle = Math.max(trackIdle, conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis());
         boolean gated = conf.get(DetectOptions.MOTION_GATE);
         // The motion gate marks samples to carry (keyed state: the last detected thumbnail); the detector skips them and
         // CarryDetections, keyed again and in order, fills them in from the stream's last detected sample.
         DataStream<SampledFrame> toDetect = gated ? routes.tap(samples.keyBy(SampledFrame::streamId, Types.STRING)
-                .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle), SAMPLED_FRAME)
+                .process(new MotionGateFunction(DetectOptions.gate(conf), trackIdle, streamIdle), SAMPLED_FRAME)
                 .name("motion gate").uid("motion-gate")) : samples;
         int nice = ownSource ? conf.get(DetectOptions.NICE) : 0;
         int liveNice = ownSource && conf.get(DetectOptions.LIVE_NICE) >= 0 ? conf.get(DetectOptions.LIVE_NICE) : nice;
@@ -328,10 +329,10 @@ public final class IngestJob {
             detectedOrCarried = one.union(live);
         }
         DataStream<DetectedFrame> detected = gated ? routes.tap(detectedOrCarried.keyBy(DetectedFrame::streamId, Types.STRING)
-                .process(new CarryDetections(trackIdle), DETECTED_FRAME)
+                .process(new CarryDetections(streamIdle), DETECTED_FRAME)
                 .name("carry detections where nothing moved").uid("carry-detections")) : detectedOrCarried;
         DataStream<TrackDoc> tracks = routes.tap(detected.keyBy(DetectedFrame::streamId, Types.STRING)
-                .process(new TrackerOperator(DetectOptions.tracker(conf), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
+                .process(new TrackerOperator(DetectOptions.tracker(conf), trackIdle, streamIdle,
                         conf.get(DetectOptions.TRACK_EMIT_EVERY)))
                 .name("tracks").uid("tracker"));
         // A frame detection failed on (width 0) has no document: a failure is not an empty result.

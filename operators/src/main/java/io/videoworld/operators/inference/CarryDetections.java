@@ -17,19 +17,21 @@ import org.apache.flink.util.Collector;
  * without detection ({@link DetectionFunction} leaves its detections null) gets the detections of
  * the stream's last detected sample, which are Flink keyed state; when that sample's detection
  * failed, the carried one is a failure too (width 0, which the tracker skips), never an empty
- * result. The state is cleared by the stream's last sample or an event-time timer {@code idleMs}
- * after its latest.
+ * result. The state is cleared by the stream's last sample or an event-time timer {@code forgetMs}
+ * after its latest: only a clearing path, set long, because the motion gate marks a sample carried
+ * only within its idle time of a detected one, and a timer fired early (a watermark that overtook
+ * a restarted stream's samples) must not turn a carried sample into a failure.
  */
 public final class CarryDetections extends GuardedKeyedProcessFunction<String, DetectedFrame, DetectedFrame> {
     /** The stage named in this operator's dead letters. */
     public static final String STAGE = "carry-detections";
-    private final long idleMs;
+    private final long forgetMs;
     private transient ValueState<List<Detection>> last;
     private transient ValueState<Long> timer;
 
-    public CarryDetections(long idleMs) {
+    public CarryDetections(long forgetMs) {
         super(STAGE);
-        this.idleMs = idleMs;
+        this.forgetMs = forgetMs;
     }
 
     @Override
@@ -58,7 +60,7 @@ public final class CarryDetections extends GuardedKeyedProcessFunction<String, D
             IdleTimer.cancel(timer, ctx.timerService());
             return;
         }
-        IdleTimer.rearm(timer, ctx.timerService(), f.eventTimeMs(), idleMs);
+        IdleTimer.rearm(timer, ctx.timerService(), f.eventTimeMs(), forgetMs);
     }
 
     @Override

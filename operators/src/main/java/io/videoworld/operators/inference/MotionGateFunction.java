@@ -21,9 +21,9 @@ import org.apache.flink.util.Collector;
  * thumbnail is Flink keyed state ({@link MotionMemory}), so a restarted job gates as a
  * failure-free one. The decision needs only thumbnails, never detections, which is why it can run
  * before the (batched, asynchronous) detector; {@link CarryDetections} after it fills the carried
- * samples in. The memory is cleared by the stream's last sample or an event-time timer
- * {@code idleMs} after its latest; a sample later than that is detected whether or not the timer
- * has fired. A sample that does not decode passes unmarked (the detector dead-letters it).
+ * samples in. A sample {@code idleMs} or more after the remembered one (by the stream's own
+ * clock) is detected, so the decision never depends on when a timer fires; the memory is cleared
+ * by the stream's last sample or an event-time timer {@code forgetMs} after its latest. A sample that does not decode passes unmarked (the detector dead-letters it).
  * Metric: {@code vwDetectSkipped} (detector calls saved).
  */
 public final class MotionGateFunction extends GuardedKeyedProcessFunction<String, SampledFrame, SampledFrame> {
@@ -31,15 +31,18 @@ public final class MotionGateFunction extends GuardedKeyedProcessFunction<String
     public static final String STAGE = "motion-gate";
     private final MotionGate.Settings settings;
     private final long idleMs;
+    private final long forgetMs;
     private transient MotionGate gate;
     private transient ValueState<MotionMemory> memory;
     private transient ValueState<Long> timer;
     private transient Counter skipped;
 
-    public MotionGateFunction(MotionGate.Settings settings, long idleMs) {
+    /** @param forgetMs event time after a stream's latest sample when its memory is dropped (at least {@code idleMs}) */
+    public MotionGateFunction(MotionGate.Settings settings, long idleMs, long forgetMs) {
         super(STAGE);
         this.settings = settings;
         this.idleMs = idleMs;
+        this.forgetMs = Math.max(idleMs, forgetMs);
     }
 
     @Override
@@ -74,7 +77,7 @@ public final class MotionGateFunction extends GuardedKeyedProcessFunction<String
             return;
         }
         memory.update(MotionGate.next(prev, thumb, detect, f.eventTimeMs()));
-        IdleTimer.rearm(timer, ctx.timerService(), f.eventTimeMs(), idleMs);
+        IdleTimer.rearm(timer, ctx.timerService(), f.eventTimeMs(), forgetMs);
     }
 
     @Override

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class MotionGateOperatorsTest {
     private static final long EVENT = 1_700_000_000_000L;
     private static final long IDLE = 30_000;
+    private static final long FORGET = 600_000;
 
     private static byte[] scene(int x) throws Exception {
         BufferedImage img = new BufferedImage(640, 360, BufferedImage.TYPE_3BYTE_BGR);
@@ -41,7 +42,7 @@ class MotionGateOperatorsTest {
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, SampledFrame, SampledFrame> gate() throws Exception {
-        return new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new MotionGateFunction(new MotionGate.Settings(true, 4, 0.002), IDLE)),
+        return new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new MotionGateFunction(new MotionGate.Settings(true, 4, 0.002), IDLE, FORGET)),
                 SampledFrame::streamId, Types.STRING);
     }
 
@@ -61,6 +62,12 @@ class MotionGateOperatorsTest {
             h.processElement(sample(5, moved, false), EVENT + 1250);
             assertThat(h.extractOutputValues()).extracting(SampledFrame::carry).containsExactly(false, true, true, true, false, true);
             h.processWatermark(EVENT + 1250 + IDLE);
+            assertThat(h.numKeyedStateEntries()).as("the idle time alone clears nothing: a late sample is judged on its own clock").isPositive();
+            h.processElement(sample(6, moved, false), EVENT + 1500);
+            h.processElement(new SampledFrame("cam", 5L, 7, 1500 + IDLE, EVENT + 1500 + IDLE, false, false, moved), EVENT + 1500 + IDLE);
+            assertThat(h.extractOutputValues()).extracting(SampledFrame::carry).as("overtaken by the watermark: still carried; after the idle time: detected")
+                    .endsWith(true, false);
+            h.processWatermark(EVENT + 1500 + IDLE + FORGET);
             assertThat(h.numKeyedStateEntries()).isZero();
             assertThat(h.numEventTimeTimers()).isZero();
         }
@@ -82,7 +89,7 @@ class MotionGateOperatorsTest {
     @Test
     void carriedSamplesGetTheLastDetectionsOrFailWithTheirReference() throws Exception {
         List<Detection> boxes = List.of(new Detection("person", 0.9, 100, 150, 140, 260, null));
-        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new CarryDetections(IDLE)), DetectedFrame::streamId,
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new CarryDetections(FORGET)), DetectedFrame::streamId,
                 Types.STRING)) {
             h.open();
             h.processElement(detected(0, boxes, 640, false), EVENT);
@@ -98,7 +105,11 @@ class MotionGateOperatorsTest {
             assertThat(h.numEventTimeTimers()).isZero();
             h.processElement(new DetectedFrame("cam2", 5L, 0, 0, EVENT, 640, 360, false, boxes, new float[] {1}, "cpu"), EVENT);
             h.processWatermark(EVENT + IDLE);
-            assertThat(h.numKeyedStateEntries()).as("the idle timer clears").isZero();
+            h.processElement(new DetectedFrame("cam2", 5L, 1, 250, EVENT + 250, 640, 360, false, null, new float[] {1}, "cpu"), EVENT + 250);
+            assertThat(h.extractOutputValues().get(h.extractOutputValues().size() - 1).detections())
+                    .as("a sample the watermark overtook still gets its reference's boxes").isEqualTo(boxes);
+            h.processWatermark(EVENT + 250 + FORGET);
+            assertThat(h.numKeyedStateEntries()).as("the forget timer clears").isZero();
             assertThat(h.numEventTimeTimers()).isZero();
         }
     }

@@ -21,12 +21,14 @@ import org.junit.jupiter.api.Test;
 
 /** The tracker as a keyed operator: what it writes, and that it leaves no state or timers behind. */
 class TrackerOperatorTest {
+    private static final long IDLE = 10_000;
+    private static final long FORGET = 600_000;
     private KeyedOneInputStreamOperatorTestHarness<String, DetectedFrame, TrackDoc> harness;
     private final List<DetectedFrame> frames = SyntheticTracks.generate(new SyntheticTracks.Config(150, 4, 0.0, 0.0, 1.0, -1, 3)).frames();
 
     @BeforeEach
     void open() throws Exception {
-        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new TrackerOperator(TrackerParams.defaults(30, 90), 10_000, 25)),
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new TrackerOperator(TrackerParams.defaults(30, 90), IDLE, FORGET, 25)),
                 DetectedFrame::streamId, Types.STRING);
         harness.open();
     }
@@ -64,14 +66,61 @@ class TrackerOperatorTest {
     }
 
     @Test
-    void aStreamThatGoesQuietIsFlushedByItsTimer() throws Exception {
+    void aStreamThatGoesQuietHasItsTracksEndedByItsTimerAndIsForgottenLater() throws Exception {
         feed(frames.subList(0, 60));
         assertThat(docs()).allMatch(TrackDoc::alive);
         assertThat(harness.numEventTimeTimers()).isEqualTo(1);
-        harness.processWatermark(new Watermark(frames.get(59).eventTimeMs() + 10_000));
-        assertThat(docs()).anyMatch(d -> !d.alive());
+        harness.processWatermark(new Watermark(frames.get(59).eventTimeMs() + IDLE));
+        Map<Long, TrackDoc> last = lastByTrack(docs());
+        assertThat(last.values()).isNotEmpty().noneMatch(TrackDoc::alive);
+        assertThat(harness.numEventTimeTimers()).as("the forget timer").isEqualTo(1);
+        harness.processWatermark(new Watermark(frames.get(59).eventTimeMs() + FORGET));
         assertThat(harness.numKeyedStateEntries()).isZero();
         assertThat(harness.numEventTimeTimers()).isZero();
+    }
+
+    /**
+     * After a restart the watermark can overtake a stream's replayed samples and fire its idle timer
+     * early. What is finally stored (each track's latest document, as Elasticsearch keeps it) must be
+     * what a run without that early timer stores.
+     */
+    @Test
+    void aWatermarkThatOvertakesTheSamplesChangesNoTrackInTheEnd() throws Exception {
+        feed(frames);
+        Map<Long, TrackDoc> clean = lastByTrack(docs());
+        close();
+        open();
+        feed(frames.subList(0, 60));
+        harness.processWatermark(new Watermark(frames.get(59).eventTimeMs() + IDLE + 5_000));
+        feed(frames.subList(60, frames.size()));
+        Map<Long, TrackDoc> overtaken = lastByTrack(docs());
+        assertThat(overtaken).isEqualTo(clean);
+        assertThat(harness.numKeyedStateEntries()).isZero();
+        assertThat(harness.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void aStreamThatResumesAfterTheIdleTimeStartsNewTracksWithNewNumbers() throws Exception {
+        feed(frames.subList(0, 60));
+        long before = docs().stream().mapToLong(TrackDoc::trackNumber).max().orElseThrow();
+        // The same stream resumes 40 s later by its own clock; whether the watermark got there first must not matter.
+        List<DetectedFrame> later = frames.subList(60, 120).stream().map(f -> new DetectedFrame(f.streamId(), f.epochMs(), f.frameIndex(),
+                f.ptsMs() + 40_000, f.eventTimeMs() + 40_000, f.width(), f.height(), f.last(), f.detections(), f.frameHistogram(), f.device())).toList();
+        feed(later);
+        List<TrackDoc> all = docs();
+        Map<Long, TrackDoc> last = lastByTrack(all);
+        assertThat(last.values().stream().filter(d -> d.trackNumber() <= before)).as("every track of the first stretch ended")
+                .noneMatch(TrackDoc::alive);
+        assertThat(all.stream().filter(d -> d.first().ptsMs() >= later.get(0).ptsMs()).mapToLong(TrackDoc::trackNumber).min().orElseThrow())
+                .as("numbering goes on: no document of the first stretch is overwritten").isGreaterThan(before);
+    }
+
+    private static Map<Long, TrackDoc> lastByTrack(List<TrackDoc> docs) {
+        Map<Long, TrackDoc> out = new java.util.TreeMap<>();
+        for (TrackDoc d : docs) {
+            out.put(d.trackNumber(), d);
+        }
+        return out;
     }
 
     @Test
