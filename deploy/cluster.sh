@@ -52,7 +52,9 @@ build() {
     log "building (mvn -Pdist install -DskipTests)..."
     (cd "$repo" && mvn -B -q -Pdist install -DskipTests >&2)
   fi
-  if [ ! -s "$here/flink/target/classpath.txt" ]; then
+  # Resolved again when its pom (or the parent's versions) changed, so a reporter added there is on the classpath.
+  if [ ! -s "$here/flink/target/classpath.txt" ] || [ "$here/flink/pom.xml" -nt "$here/flink/target/classpath.txt" ] \
+     || [ "$repo/pom.xml" -nt "$here/flink/target/classpath.txt" ]; then
     log "resolving Flink's runtime from Maven Central..."
     mvn -B -q -f "$here/flink/pom.xml" package >&2
   fi

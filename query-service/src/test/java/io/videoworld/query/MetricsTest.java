@@ -65,7 +65,7 @@ class MetricsTest {
                 // the raw path of a request that matched no route never becomes a label
                 .doesNotContain("/random/path");
         // the Elasticsearch read behind the 404, timed at the client
-        assertThat(m).containsPattern("vw_es_requests_seconds_count\\{endpoint=\"get\",outcome=\"(ok|error)\"\\} [1-9]");
+        assertThat(m).containsPattern("vw_es_requests_seconds_count\\{endpoint=\"get\",outcome=\"(ok|not_found)\"\\} [1-9]");
         assertThat(m).contains("vw_sse_clients 0.0").contains("vw_alert_deliveries_total{outcome=\"delivered\"} 0.0")
                 .contains("vw_in_flight{kind=\"ask\"} 0.0").contains("vw_limited_total{limit=\"rate\"} 0.0").contains("jvm_memory_used_bytes").contains("jvm_classes_loaded_classes")
                 .contains("jvm_threads_live_threads").contains("process_uptime_seconds");

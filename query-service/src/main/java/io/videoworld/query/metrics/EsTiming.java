@@ -40,7 +40,8 @@ final class EsTiming implements Instrumentation {
 
             @Override
             public void recordException(Throwable thr) {
-                outcome = "error";
+                // A missing index or document is an answer the callers expect (no match), not a failing cluster.
+                outcome = thr instanceof co.elastic.clients.elasticsearch._types.ElasticsearchException e && e.status() == 404 ? "not_found" : "error";
             }
 
             @Override
