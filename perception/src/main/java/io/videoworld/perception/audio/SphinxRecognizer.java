@@ -37,7 +37,8 @@ public final class SphinxRecognizer implements SpeechRecognizer {
      * The recogniser with some of Sphinx4's global search settings replaced (names as in its
      * {@code default.config.xml}: {@code absoluteBeamWidth}, {@code relativeBeamWidth},
      * {@code absoluteWordBeamWidth}, {@code relativeWordBeamWidth}, {@code languageWeight},
-     * {@code wordInsertionProbability}, ...).
+     * {@code wordInsertionProbability}, ...); a name with {@code ->} sets one component's property
+     * instead ({@code speechClassifier->threshold}).
      */
     public SphinxRecognizer(Map<String, String> settings) throws IOException {
         // Sphinx4 logs every configuration step through java.util.logging at INFO.
@@ -49,7 +50,13 @@ public final class SphinxRecognizer implements SpeechRecognizer {
         conf.setLanguageModelPath(MODELS + "en-us.lm.bin");
         conf.setSampleRate(16_000);
         context = new Context(conf);
-        settings.forEach(context::setGlobalProperty);
+        settings.forEach((k, v) -> {
+            if (k.contains("->")) {
+                context.setLocalProperty(k, v);
+            } else {
+                context.setGlobalProperty(k, v);
+            }
+        });
         recognizer = context.getInstance(Recognizer.class);
         recognizer.allocate();
     }
