@@ -184,7 +184,8 @@ public final class AsrBench {
                     + "shipped text as reference; shared 2-core machine, other builds running%n", clips.size(), split, audioS, PAD_S);
             System.out.println("settings: VAD threshold " + threshold + ", min silence " + minSilence + " ms, min speech " + minSpeech + " ms; Sphinx4 "
                     + (sphinx.isEmpty() ? "defaults" : sphinx.toString()) + (cli ? "; reference " + PS + " with Debian's pocketsphinx-en-us model"
-                            : "; reference column skipped: " + PS + " or " + PS_MODEL + " missing (apt-get install pocketsphinx pocketsphinx-en-us)"));
+                            : !reference ? "; reference column skipped (--no-reference)"
+                                    : "; reference column skipped: " + PS + " or " + PS_MODEL + " missing (apt-get install pocketsphinx pocketsphinx-en-us)"));
             System.out.println();
             System.out.print(table);
             System.out.println();
