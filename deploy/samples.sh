@@ -6,6 +6,12 @@
 # says "front center", ...) and Noise.wav, noise without speech; into DIR/speech.
 # Idempotent.  Usage: deploy/samples.sh [DIR]
 #
+# deploy/samples.sh --speech [DIR] also brings the recorded-speech set that `bin/videoworld bench asr` scores
+# (truth in bench/speech/truth.tsv, see bench/speech/README.md) into DIR/speech-bench and prints that
+# folder: each spoken description of Debian's tuxpaint-stamps-default (STAMP_desc.ogg, its text the first
+# line of STAMP.txt beside it, copied as TAG.txt) and whisper.cpp's jfk.mp3 as npm nodejs-whisper 0.3.1
+# ships it (checksum pinned), with the expected text shipped in the same package. About 167 MB of packages.
+#
 # deploy/samples.sh --shots [DIR] also brings the real-footage shot-boundary set (29 clips, truth in
 # bench/shots/truth/, see its README: 14 clips, 3 added as a fresh held-out set, 3 single takes added
 # to the tune half, 2 clips as a third held-out set, 7 as a fourth) into DIR/shots and prints that
@@ -16,7 +22,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 shots=0
+speechset=0
 if [ "${1:-}" = --shots ]; then shots=1; shift; fi
+if [ "${1:-}" = --speech ]; then speechset=1; shift; fi
 dir=${1:-${VW_SAMPLES:-${VW_HOME:-$repo/.vw}/samples}}
 files=(messi5.jpg basketball1.png vtest.avi Megamind.avi)
 missing=0
@@ -39,6 +47,54 @@ if [ ! -s "$dir/speech/Noise.wav" ]; then
   dpkg -x "$tmp"/alsa-utils_*.deb "$tmp/x"
   for f in "${speech[@]}"; do cp "$tmp/x/usr/share/sounds/alsa/$f.wav" "$dir/speech/$f.wav"; done
   rm -rf "$tmp"
+fi
+if [ $speechset = 1 ]; then
+  # --- The recorded-speech set: every clip with its shipped text beside it --------------------------
+  bdir=$dir/speech-bench
+  mkdir -p "$bdir"
+  if [ ! -s "$bdir/tuxpaint-frog.txt" ]; then
+    tmp=$(mktemp -d)
+    echo "fetching the spoken stamp descriptions from Debian's tuxpaint-stamps-default..." >&2
+    (cd "$tmp" && apt-get download -q tuxpaint-stamps-default >/dev/null 2>&1) || {
+      echo "cannot download Debian's tuxpaint-stamps-default; run apt-get update first" >&2; rm -rf "$tmp"; exit 1; }
+    mkdir -p "$tmp/x"
+    dpkg-deb --fsys-tarfile "$tmp"/tuxpaint-stamps-default_*.deb | tar -x -C "$tmp/x" --wildcards '*_desc.ogg' '*.txt'
+    while IFS= read -r ogg; do
+      base=${ogg%_desc.ogg}
+      [ -s "$base.txt" ] || continue   # a description without its text is not used
+      tag=tuxpaint-$(basename "$base")
+      cp "$ogg" "$bdir/$tag.ogg"
+      cp "$base.txt" "$bdir/$tag.txt.part" && mv "$bdir/$tag.txt.part" "$bdir/$tag.txt"
+    done < <(find "$tmp/x" -name '*_desc.ogg' | sort)
+    rm -rf "$tmp"
+  fi
+  if [ ! -s "$bdir/jfk.txt" ]; then
+    tmp=$(mktemp -d)
+    echo "fetching jfk.mp3 from npm nodejs-whisper@0.3.1..." >&2
+    tgz=$tmp/nodejs-whisper-0.3.1.tgz
+    if command -v npm >/dev/null 2>&1; then (cd "$tmp" && npm pack -q nodejs-whisper@0.3.1 >/dev/null 2>&1) || true; fi
+    [ -s "$tgz" ] || curl -sSfL -o "$tgz" "https://registry.npmjs.org/nodejs-whisper/-/nodejs-whisper-0.3.1.tgz" || {
+      echo "cannot fetch nodejs-whisper@0.3.1 from the npm registry" >&2; rm -rf "$tmp"; exit 1; }
+    echo "92041caf2b26c74b7f489fedf37bd093f216eebd61df512045ec2d19d0531d37  $tgz" | sha256sum -c --quiet - || {
+      echo "checksum mismatch for nodejs-whisper-0.3.1.tgz" >&2; rm -rf "$tmp"; exit 1; }
+    tar -xzf "$tgz" -C "$tmp" package/cpp/whisper.cpp/samples/jfk.mp3 package/cpp/whisper.cpp/tests/parakeet-expected-jfk-output.txt
+    cp "$tmp/package/cpp/whisper.cpp/samples/jfk.mp3" "$bdir/jfk.mp3"
+    cp "$tmp/package/cpp/whisper.cpp/tests/parakeet-expected-jfk-output.txt" "$bdir/jfk.txt.part" && mv "$bdir/jfk.txt.part" "$bdir/jfk.txt"
+    rm -rf "$tmp"
+  fi
+  # The truth was checked on particular files: say so when a package update changed one.
+  truth=$repo/bench/speech/truth.tsv
+  if [ -s "$truth" ]; then
+    while IFS=$'\t' read -r file _ _ _ _ sum _; do
+      case "$file" in file|\#*|'') continue ;; esac
+      f=$bdir/$file
+      [ -s "$f" ] || f=$dir/speech/$file
+      [ -s "$f" ] || { echo "warning: $file (named in $truth) is missing" >&2; continue; }
+      [ "$(sha256sum "$f" | cut -d' ' -f1)" = "$sum" ] || echo "warning: $file differs from the file its truth was checked on" >&2
+    done < "$truth"
+  fi
+  echo "$bdir"
+  exit 0
 fi
 if [ $shots = 0 ]; then echo "$dir"; exit 0; fi
 

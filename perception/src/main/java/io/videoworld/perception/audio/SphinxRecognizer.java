@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -27,7 +28,19 @@ public final class SphinxRecognizer implements SpeechRecognizer {
     private final Context context;
     private final Recognizer recognizer;
 
+    /** The recogniser with Sphinx4's own search settings. */
     public SphinxRecognizer() throws IOException {
+        this(Map.of());
+    }
+
+    /**
+     * The recogniser with some of Sphinx4's global search settings replaced (names as in its
+     * {@code default.config.xml}: {@code absoluteBeamWidth}, {@code relativeBeamWidth},
+     * {@code absoluteWordBeamWidth}, {@code relativeWordBeamWidth}, {@code languageWeight},
+     * {@code wordInsertionProbability}, ...); a name with {@code ->} sets one component's property
+     * instead ({@code speechClassifier->threshold}).
+     */
+    public SphinxRecognizer(Map<String, String> settings) throws IOException {
         // Sphinx4 logs every configuration step through java.util.logging at INFO.
         Logger.getLogger("edu.cmu.sphinx").setLevel(Level.WARNING);
         Logger.getLogger("default.config").setLevel(Level.WARNING);
@@ -37,6 +50,13 @@ public final class SphinxRecognizer implements SpeechRecognizer {
         conf.setLanguageModelPath(MODELS + "en-us.lm.bin");
         conf.setSampleRate(16_000);
         context = new Context(conf);
+        settings.forEach((k, v) -> {
+            if (k.contains("->")) {
+                context.setLocalProperty(k, v);
+            } else {
+                context.setGlobalProperty(k, v);
+            }
+        });
         recognizer = context.getInstance(Recognizer.class);
         recognizer.allocate();
     }
