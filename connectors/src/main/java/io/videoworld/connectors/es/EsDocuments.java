@@ -253,6 +253,7 @@ public final class EsDocuments {
         node.put("start_ms", g.startMs());
         node.put("end_ms", g.endMs());
         node.put("event_time_ms", g.epochMs() + g.startMs());
+        node.put("end_event_time_ms", g.epochMs() + g.endMs());
         ArrayNode frames = node.putArray("frame_ids");
         g.frameIds().forEach(frames::add);
         if (g.clipId() != null) {

@@ -19,8 +19,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /v1/ask}. Without a model: evidence mode, the ranked clips that match, and a
- * sentence saying no LLM is configured. With one: the Reasoner (seed 003: parse the question,
+ * {@code POST /v1/ask}. The memory graph is searched first ({@link GraphSearch}: high-level edges,
+ * low-level edges and utterances in the plan's allocation), the clips its edges point at first.
+ * Without a model: evidence mode, the ranked clips that match, and a sentence saying no LLM is configured. With one: the Reasoner (seed 003: parse the question,
  * search memory, [Answer] or [Search] with at most five clips, watch them one by one carrying
  * summaries forward, every clip for counting questions), then the Solver (seed 002: one stateful
  * conversation that thinks, then acts in JSON, retrieving more frames, calling tools or
