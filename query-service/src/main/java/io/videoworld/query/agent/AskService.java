@@ -91,7 +91,10 @@ public final class AskService {
                 GraphSearch.Allocation.forQuestion(req.question()))
                 : new Reasoner(llm, trace, clipFrames, new FrameCaptioner(llm), videos).parse(req);
         if (llm == null) {
-            trace.add("parse", Map.of("plan", plan.query().describe(), "allocation", plan.allocation().describe()));
+            Map<String, Object> parsed = new java.util.LinkedHashMap<>();
+            parsed.put("plan", plan.query().describe());
+            parsed.put("allocation", plan.allocation().describe());
+            trace.add("parse", parsed);
         }
         double from = req.from();
         double to = req.to();

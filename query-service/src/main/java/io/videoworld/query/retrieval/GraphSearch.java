@@ -73,7 +73,11 @@ public final class GraphSearch {
 
         /** As the trace shows it. */
         public Map<String, Object> describe() {
-            return Map.of("k_high_level", high, "k_low_level", low, "k_conversations", conversations);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("k_high_level", high);
+            m.put("k_low_level", low);
+            m.put("k_conversations", conversations);
+            return m;
         }
     }
 
