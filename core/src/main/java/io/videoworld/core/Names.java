@@ -19,6 +19,8 @@ public final class Names {
     public static final String EPISODES_INDEX = "vw-episodes";
     public static final String EPISODE_DECISIONS_INDEX = "vw-episode-decisions";
     public static final String MEMORIES_INDEX = "vw-memories";
+    /** The memory graph ({@link GraphDoc}): nodes and edges derived from episodes, tracks, activities and transcripts. */
+    public static final String GRAPH_INDEX = "vw-graph";
     /** Documents Elasticsearch refused for their content, with index, id and reason. */
     public static final String DEAD_LETTERS_INDEX = "vw-dead-letters";
     /** Frames whose window an exclusion rule kept from perception and storage: when, and which rule; never what they showed. */

@@ -35,6 +35,7 @@ import io.videoworld.core.Observation;
 import io.videoworld.operators.memory.EpisodeBatcher;
 import io.videoworld.operators.memory.EpisodeContext;
 import io.videoworld.operators.memory.EpisodeWriter;
+import io.videoworld.operators.graph.GraphWrites;
 import io.videoworld.core.Perception;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.operators.inference.DetectionFunction;
@@ -342,7 +343,8 @@ public final class IngestJob {
                                 w.collect(EsDocuments.detections(f));
                             }
                         }), ES_WRITE).name("detection documents")),
-                routes.tap(tracks.process(Stages.map("track-documents", EsDocuments::track), ES_WRITE).name("track documents")));
+                routes.tap(tracks.process(Stages.map("track-documents", EsDocuments::track), ES_WRITE).name("track documents")),
+                routes.tap(tracks.process(GraphWrites.fromTracks(), ES_WRITE).name("graph from tracks")));
         if (conf.get(PeopleOptions.ENABLED)) {
             writes = writes.union(people(samples, tracks, conf, routes));
         }
@@ -360,7 +362,8 @@ public final class IngestJob {
                 .process(new PersonActivities(conf.get(PerceptionOptions.MODELS), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
                         conf.get(PeopleOptions.INTERVAL).toMillis(), conf.get(PeopleOptions.MAX_FRAMES)), TypeInformation.of(ActivityDoc.class))
                 .name("people: pose and activities").uid("person-activities"));
-        return routes.tap(activities.process(Stages.map("activity-documents", EsDocuments::activity), ES_WRITE).name("activity documents"));
+        return routes.tap(activities.process(Stages.map("activity-documents", EsDocuments::activity), ES_WRITE).name("activity documents"))
+                .union(routes.tap(activities.process(GraphWrites.fromActivities(), ES_WRITE).name("graph from activities")));
     }
 
     /** Memory: observations batched per stream, decided with their context, written as episodes. */
@@ -381,7 +384,8 @@ public final class IngestJob {
         DataStream<EpisodeDoc> episodes = routes.tap(beforeEpisodeWriter.apply(decided).keyBy(EpisodeBatch::streamId, Types.STRING)
                 .process(new EpisodeWriter(idle)).name("episodes: insert, merge, replace").uid("episode-writer"));
         return new Outputs(out.writes().union(routes.tap(episodes.process(Stages.map("episode-documents", EsDocuments::episode), ES_WRITE)
-                .name("episode documents"))), out.observations());
+                .name("episode documents")), routes.tap(episodes.process(GraphWrites.fromEpisodes(), ES_WRITE).name("graph from episodes"))),
+                out.observations());
     }
 
     /** The audio branch: chunks from their own topic, speech found and recognised per stream, transcript documents. */
@@ -403,7 +407,8 @@ public final class IngestJob {
                 .process(new SpeechOperator(conf.get(PerceptionOptions.MODELS), AudioOptions.recognizer(conf), AudioOptions.segmenter(conf),
                         conf.get(AudioOptions.IDLE).toMillis()).redacting(PrivacyOptions.redactor(conf)))
                 .name("speech: voice activity, recognition").uid("speech"));
-        return routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE).name("transcript documents"));
+        return routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE).name("transcript documents"))
+                .union(routes.tap(speech.process(GraphWrites.fromTranscripts(), ES_WRITE).name("graph from transcripts")));
     }
 
     /** Sinks: every document to Elasticsearch; every dead letter, counted, to the dead-letter topic. */

@@ -144,4 +144,54 @@ class TracksEndToEndTest {
         assertThat(scene.get("camera_motion").asText()).as("a fixed camera").isEqualTo("static");
         assertThat(scene.get("camera_angle").asText()).isEqualTo("long_shot");
     }
+
+    private static List<JsonNode> all(String index, Query q) throws Exception {
+        return es.search(s -> s.index(index).size(5000).query(q), JsonNode.class).hits().hits().stream().map(h -> h.source()).toList();
+    }
+
+    @Test
+    void theMemoryGraphHoldsEachTrackAndEventOnceAndAskCitesItsEdges() throws Exception {
+        List<JsonNode> tracks = tracks();
+        // Episodes close after the stream goes idle: wait until every event has its node.
+        IngestRun.await("graph nodes of every event", 180, () -> {
+            long events = IngestRun.count(es, Names.EPISODES_INDEX, mine);
+            return events > 0 && IngestRun.count(es, Names.GRAPH_INDEX, Query.of(q -> q.bool(b -> b.filter(mine)
+                    .filter(IngestRun.term("kind", "episode"))))) == events;
+        });
+        List<JsonNode> graph = all(Names.GRAPH_INDEX, mine);
+        List<JsonNode> trackEdges = graph.stream().filter(g -> g.get("kind").asText().equals("appears_in") && g.get("level").asText().equals("high"))
+                .toList();
+        assertThat(trackEdges).as("one edge per track, no more").hasSize(tracks.size());
+        java.util.Set<String> sampled = new java.util.HashSet<>(all(Names.DETECTIONS_INDEX, mine).stream()
+                .map(d -> io.videoworld.core.Ids.frame(STREAM, d.get("frame_index").asLong())).toList());
+        for (JsonNode t : tracks) {
+            JsonNode e = trackEdges.stream().filter(g -> g.get("graph_id").asText().equals(t.get("track_id").asText() + ":g:appears_in"))
+                    .findFirst().orElseThrow();
+            assertThat(e.get("start_ms").asLong()).isEqualTo(t.get("first_seen_ms").asLong());
+            assertThat(e.get("end_ms").asLong()).isEqualTo(t.get("last_seen_ms").asLong());
+            assertThat(e.get("source_label").asText()).startsWith(t.get("category").asText() + " (track ");
+            assertThat(e.get("frame_ids")).isNotEmpty().allSatisfy(f -> assertThat(sampled).as("a sampled frame").contains(f.asText()));
+            assertThat(e.get("frame_ids").get(0).asText()).isEqualTo(io.videoworld.core.Ids.frame(STREAM, t.get("first_frame").asLong()));
+        }
+        for (JsonNode ep : all(Names.EPISODES_INDEX, mine)) {
+            String id = ep.get("event_id").asText();
+            for (JsonNode label : ep.get("labels")) {
+                JsonNode edge = graph.stream().filter(g -> g.get("graph_id").asText().equals(id + ":g:appears_in:" + label.asText())).findFirst()
+                        .orElseThrow(() -> new AssertionError("no edge for " + label + " in " + id));
+                assertThat(edge.get("start_ms").asLong()).isEqualTo(ep.get("start_pts_ms").asLong());
+                assertThat(edge.get("end_ms").asLong()).isEqualTo(ep.get("end_pts_ms").asLong());
+                assertThat(edge.get("clip_id").asText()).isEqualTo(id);
+            }
+        }
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/ask"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"question\": \"When was a person on the square?\", \"stream_ids\": [\"" + STREAM + "\"]}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode first = Json.MAPPER.readTree(r.body()).get("evidence").get(0);
+        String edgeId = first.get("segment_id").asText();
+        assertThat(edgeId).as("the best clip comes from a graph edge").startsWith("edge:");
+        JsonNode cited = graph.stream().filter(g -> g.get("graph_id").asText().equals(edgeId.substring(5))).findFirst().orElseThrow();
+        assertThat(first.get("start_time").asDouble()).isEqualTo(cited.get("start_ms").asLong() / 1000.0);
+        assertThat(first.get("end_time").asDouble() - first.get("start_time").asDouble()).isLessThanOrEqualTo(10.0);
+    }
 }

@@ -133,7 +133,8 @@ final class QueryWiring implements AutoCloseable {
                 .register("read_memory", memoryTools::readMemory)
                 .register("merge_events", memoryTools::mergeEvents);
 
-        this.ask = new AskService(c.llm(), evidence, videos, (v, times) -> access.at(v, times).stream()
+        this.ask = new AskService(c.llm(), evidence, new io.videoworld.query.retrieval.GraphSearch(new io.videoworld.connectors.esread.GraphRepository(es),
+                videos, segments), videos, (v, times) -> access.at(v, times).stream()
                 .map(i -> new FrameCaptioner.Shot(i.frameId(), i.ptsMs() / 1000.0, i.jpeg())).toList(), dispatcher);
         this.health = new ServiceHealth(es, c.ingest(), c.auth(), c.llm());
         this.live = new LiveEvents(es, LIVE_POLL_MS, LIVE_SETTLE_MS);

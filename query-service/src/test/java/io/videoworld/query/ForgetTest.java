@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.core.EpisodeDoc;
+import io.videoworld.core.GraphDoc;
 import io.videoworld.core.Json;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
@@ -113,8 +114,11 @@ class ForgetTest {
                         "weekly planning notes", null, null, "cpu", 320, 200, List.of(), epoch + 4000)),
                 EsDocuments.episode(new EpisodeDoc(stream, epoch, 99, 1, "screen_activity", "user", epoch + 3000, epoch + 3500, 3000, 3500,
                         "notes", "Read a note", "The note said: The launch code is Zebra Orchid.", List.of(), List.of(), 1, null, "rules", true,
-                        false))));
-        assertThat(findable(stream, "zebra orchid")).isEqualTo(2);
+                        false)),
+                EsDocuments.graph(new GraphDoc(stream + ":a:000000003000:g:says", stream, epoch, GraphDoc.EDGE, "says", GraphDoc.UTTERANCE,
+                        stream + ":g:speaker:speaker", "speaker", stream + ":a:000000003000:g", "utterance", "speaker says: the launch code is zebra orchid",
+                        3000, 3500, List.of(), stream + ":a:000000003000", 1, false))));
+        assertThat(findable(stream, "zebra orchid")).isEqualTo(3);
         assertThat(forget(stream, "{\"phrase\": \"zebra orchid\"}", "nobody-token-000000000000").statusCode()).isEqualTo(401);
         assertThat(forget(stream, "{}", ADMIN).statusCode()).isEqualTo(400);
         HttpResponse<String> r = forget(stream, "{\"phrase\": \"zebra orchid\"}", LOBBY);
@@ -123,6 +127,7 @@ class ForgetTest {
         assertThat(report.get("documents").get("vw-perception").asLong()).isEqualTo(1);
         assertThat(report.get("documents").get("vw-frames").asLong()).isEqualTo(1);
         assertThat(report.get("documents").get("vw-episodes").asLong()).isEqualTo(1);
+        assertThat(report.get("documents").get("vw-graph").asLong()).as("the utterance's edge in the memory graph").isEqualTo(1);
         assertThat(report.get("frames_deleted").asLong()).isEqualTo(1);
         assertThat(findable(stream, "zebra orchid")).isZero();
         assertThat(frames.resolve(Keyframe.storeKey(stream, epoch, 3))).doesNotExist();

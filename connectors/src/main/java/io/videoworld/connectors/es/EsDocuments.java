@@ -230,6 +230,39 @@ public final class EsDocuments {
         return new EsWrite(Names.EPISODES_INDEX, e.id(), version, json(node));
     }
 
+    /** A node or edge of the memory graph, or its deletion; versioned like the record it was derived from. */
+    public static EsWrite graph(io.videoworld.core.GraphDoc g) {
+        long version = pushVersion(g.epochMs(), Math.min(99_999_999L, g.progress()));
+        if (g.deleted()) {
+            return EsWrite.delete(Names.GRAPH_INDEX, g.id(), version);
+        }
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("graph_id", g.id());
+        node.put("stream_id", g.streamId());
+        node.put("epoch_ms", g.epochMs());
+        node.put("type", g.type());
+        node.put("kind", g.kind());
+        node.put("level", g.level());
+        node.put("source_id", g.sourceId());
+        node.put("source_label", g.sourceLabel());
+        if (g.targetId() != null) {
+            node.put("target_id", g.targetId());
+            node.put("target_label", g.targetLabel());
+        }
+        node.put("text", g.text());
+        node.put("start_ms", g.startMs());
+        node.put("end_ms", g.endMs());
+        node.put("event_time_ms", g.epochMs() + g.startMs());
+        node.put("end_event_time_ms", g.epochMs() + g.endMs());
+        ArrayNode frames = node.putArray("frame_ids");
+        g.frameIds().forEach(frames::add);
+        if (g.clipId() != null) {
+            node.put("clip_id", g.clipId());
+        }
+        node.put("progress", g.progress());
+        return new EsWrite(Names.GRAPH_INDEX, g.id(), version, json(node));
+    }
+
     private static void box(ObjectNode o, double x1, double y1, double x2, double y2, int w, int h) {
         ArrayNode n = o.putArray("bbox");
         n.add(round(x1 / Math.max(1, w))).add(round(y1 / Math.max(1, h))).add(round(x2 / Math.max(1, w))).add(round(y2 / Math.max(1, h)));

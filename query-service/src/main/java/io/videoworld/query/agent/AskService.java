@@ -10,6 +10,7 @@ import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
 import io.videoworld.query.retrieval.Evidence;
 import io.videoworld.query.retrieval.EvidenceSearch;
+import io.videoworld.query.retrieval.GraphSearch;
 import io.videoworld.query.retrieval.QueryPlan;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,8 +19,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /v1/ask}. Without a model: evidence mode, the ranked clips that match, and a
- * sentence saying no LLM is configured. With one: the Reasoner (seed 003: parse the question,
+ * {@code POST /v1/ask}. The memory graph is searched first ({@link GraphSearch}: high-level edges,
+ * low-level edges and utterances in the plan's allocation), the clips its edges point at first.
+ * Without a model: evidence mode, the ranked clips that match, and a sentence saying no LLM is configured. With one: the Reasoner (seed 003: parse the question,
  * search memory, [Answer] or [Search] with at most five clips, watch them one by one carrying
  * summaries forward, every clip for counting questions), then the Solver (seed 002: one stateful
  * conversation that thinks, then acts in JSON, retrieving more frames, calling tools or
@@ -34,6 +36,7 @@ public final class AskService {
     private final VideoRepository videos;
     private final ClipFrames clipFrames;
     private final ToolDispatcher tools;
+    private final GraphSearch graph;
 
     /** Frames of a clip at given times, as JPEGs (decoded or nearest keyframe). */
     public interface ClipFrames {
@@ -41,6 +44,12 @@ public final class AskService {
     }
 
     public AskService(LlmClient llm, EvidenceSearch search, VideoRepository videos, ClipFrames clipFrames, ToolDispatcher tools) {
+        this(llm, search, null, videos, clipFrames, tools);
+    }
+
+    /** @param graph the memory graph's search (seed 003 step 1), searched before the clips; null for none */
+    public AskService(LlmClient llm, EvidenceSearch search, GraphSearch graph, VideoRepository videos, ClipFrames clipFrames, ToolDispatcher tools) {
+        this.graph = graph;
         this.llm = llm;
         this.search = search;
         this.videos = videos;
@@ -78,10 +87,14 @@ public final class AskService {
         }
         Trace trace = new Trace(events);
         // Seed 003 step 1: the plan (the model's parse, or in evidence mode the question's own words) drives the search.
-        Reasoner.Plan plan = llm == null ? new Reasoner.Plan(QueryPlan.fromQuestion(req.question()), req.counting())
+        Reasoner.Plan plan = llm == null ? new Reasoner.Plan(QueryPlan.fromQuestion(req.question()), req.counting(),
+                GraphSearch.Allocation.forQuestion(req.question()))
                 : new Reasoner(llm, trace, clipFrames, new FrameCaptioner(llm), videos).parse(req);
         if (llm == null) {
-            trace.add("parse", Map.of("plan", plan.query().describe()));
+            Map<String, Object> parsed = new java.util.LinkedHashMap<>();
+            parsed.put("plan", plan.query().describe());
+            parsed.put("allocation", plan.allocation().describe());
+            trace.add("parse", parsed);
         }
         double from = req.from();
         double to = req.to();
@@ -95,8 +108,33 @@ public final class AskService {
                     + (plan.query().to() == Double.MAX_VALUE ? "end" : plan.query().to()) + " s) lies outside the asked time_range; the time_range is searched"));
         }
         // Evidence mode cites at most max_clips; a model is shown a few more candidates to choose from, and cites at most max_clips.
-        List<Evidence> evidence = search.moments(req.streams(), from, to, req.question(),
-                llm == null ? req.maxClips() : Math.max(req.maxClips(), CANDIDATES), plan.query());
+        int wanted = llm == null ? req.maxClips() : Math.max(req.maxClips(), CANDIDATES);
+        // Seed 003 step 1: the graph's edges in their allocation; the clips they point at come first, the text search fills the rest.
+        GraphSearch.Found found = graph == null ? GraphSearch.Found.NONE
+                : graph.search(req.streams(), from, to, plan.query(), req.question(), plan.allocation());
+        List<Evidence> evidence = new ArrayList<>(graph == null ? List.of() : graph.clips(found, plan.query(), 1, wanted));
+        if (graph != null) {
+            Map<String, Object> g = new java.util.LinkedHashMap<>();
+            g.put("allocation", plan.allocation().describe());
+            g.put("high_level", found.high().size());
+            g.put("low_level", found.low().size());
+            g.put("conversations", found.utterances().size());
+            g.put("clips", evidence.size());
+            trace.add("graph_search", g);
+        }
+        List<Evidence> fromGraph = List.copyOf(evidence);
+        for (Evidence e : search.moments(req.streams(), from, to, req.question(), wanted, plan.query())) {
+            if (evidence.size() >= wanted) {
+                break;
+            }
+            if (fromGraph.stream().anyMatch(c -> c.streamId().equals(e.streamId()) && c.startTime() < e.endTime() && c.endTime() > e.startTime())) {
+                continue;
+            }
+            int n = evidence.size() + 1;
+            evidence.add(n == e.clip() ? e : new Evidence(n, e.streamId(), e.segmentId(), e.sceneId(), e.startTime(), e.endTime(), e.frameIds(),
+                    e.thumbnails(), e.episodeIds(), e.score(), e.matchedText(), e.matchedTimes(),
+                    e.text().replaceFirst("^\\[clip \\d+\\]", "[clip " + n + "]")));
+        }
         Map<String, Object> searched = new java.util.LinkedHashMap<>();
         searched.put("clips", evidence.size());
         searched.put("streams", req.streams());
@@ -105,7 +143,8 @@ public final class AskService {
         trace.add("search", searched);
         if (llm == null) {
             return new AskAnswer(req.question(), "evidence", null, "No LLM is configured, so no answer is composed: these are at most "
-                    + "max_clips clips of the named streams in the time range, each at most ten seconds around the keyframes where the "
+                    + "max_clips clips of the named streams in the time range: first those the memory graph's matching edges point at "
+                    + "(segment_id edge:<id>, at most ten seconds from the edge's start), then clips at most ten seconds around the keyframes where the "
                     + "question's text was read, in the episodic events ranked by those keyframes and their own text (episode_ids), best "
                     + "first; a stream where no text matched gives its shots in time order. Configure an OpenAI-compatible endpoint "
                     + "(--llm-url, --llm-model) for answers.", null, null, null, evidence, trace.steps(), null);
@@ -115,7 +154,7 @@ public final class AskService {
             return new AskAnswer(req.question(), "llm", null, "Nothing is indexed in the named streams and time range, so no answer is "
                     + "composed.", null, null, "no evidence", List.of(), trace.steps(), llm.usage().snapshot());
         }
-        Outcome o = new Agent(caller, req, evidence, trace, plan.counting()).run();
+        Outcome o = new Agent(caller, req, evidence, trace, plan.counting(), found).run();
         return new AskAnswer(req.question(), "llm", o.answer(), null, o.explanation(), o.confidence(), o.status(), o.evidence(), trace.steps(),
                 llm.usage().snapshot());
     }
@@ -129,8 +168,10 @@ public final class AskService {
         private final FrameCaptioner captioner = new FrameCaptioner(llm);
         private final List<Double> seenTimes = new ArrayList<>();
         private final boolean counting;
+        private final GraphSearch.Found found;
 
-        Agent(Caller caller, AskRequest req, List<Evidence> evidence, Trace trace, boolean counting) {
+        Agent(Caller caller, AskRequest req, List<Evidence> evidence, Trace trace, boolean counting, GraphSearch.Found found) {
+            this.found = found;
             this.caller = caller;
             this.req = req;
             this.evidence = evidence;
@@ -193,6 +234,9 @@ public final class AskService {
                 return "(no indexed clips in the named streams and time range)";
             }
             StringBuilder sb = new StringBuilder();
+            if (!found.isEmpty()) {
+                sb.append("Memory graph:\n").append(found.text(evidence)).append("\nClips:\n");
+            }
             evidence.forEach(e -> sb.append(e.text()).append('\n'));
             return sb.toString();
         }

@@ -11,7 +11,10 @@ final class Prompts {
     static final String PARSE = """
             You turn a question about videos into a search plan. Answer with one JSON object only:
             {"query_triples": [[source, relation, target], ...], "time_constraint": "...", "spatial_constraint": "...",
-             "question_type": "location" | "counting" | "temporal" | "other", "keywords": ["..."]}""";
+             "question_type": "location" | "counting" | "temporal" | "other", "keywords": ["..."],
+             "allocation": {"k_high_level": 5, "k_low_level": 10, "k_conversations": 5}}
+            The allocation says how many graph results of each kind to retrieve: high-level (entities and their
+            relations), low-level (events with clip ids), conversations (what was said).""";
 
     static final String EVALUATE = """
             You decide whether the memory below answers the question. Choose [Answer] only if it gives the exact

@@ -7,6 +7,7 @@ import io.videoworld.clients.llm.LlmClient;
 import io.videoworld.clients.llm.LlmException;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.query.retrieval.Evidence;
+import io.videoworld.query.retrieval.GraphSearch;
 import io.videoworld.query.retrieval.QueryPlan;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -44,8 +45,8 @@ final class Reasoner {
         this.videos = videos;
     }
 
-    /** The search plan and whether the question counts (then every chosen clip is watched). */
-    record Plan(QueryPlan query, boolean counting) {}
+    /** The search plan, whether the question counts (then every chosen clip is watched), and the graph search's allocation. */
+    record Plan(QueryPlan query, boolean counting, GraphSearch.Allocation allocation) {}
 
     /**
      * Seed 003 step 1: the model parses the question into triples and constraints. A reply that is
@@ -63,9 +64,11 @@ final class Reasoner {
         Map<String, Object> step = new LinkedHashMap<>();
         step.put("plan", parsed == null ? "(not valid JSON; the plan is read from the question's words)" : parsed);
         step.put("search_plan", query.describe());
+        GraphSearch.Allocation allocation = GraphSearch.Allocation.fromParse(parsed, req.question());
+        step.put("allocation", allocation.describe());
         trace.add("parse", step);
         boolean counting = req.counting() || (parsed != null && "counting".equals(parsed.path("question_type").asText()));
-        return new Plan(query, counting);
+        return new Plan(query, counting, allocation);
     }
 
     Outcome run(AskRequest req, List<Evidence> evidence, String memory, boolean counting) throws IOException {

@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param clip the clip number the model refers to, 1-based, stable within one ask
  * @param streamId the stream
- * @param segmentId the event (or, where no event covers the clip, the shot) the clip lies in
+ * @param segmentId the event (or, where no event covers the clip, the shot) the clip lies in; {@code edge:<id>} for a clip cut
+ *     from a memory graph edge
  * @param sceneId the scene the shot belongs to, or null for a clip of an event
  * @param startTime start in seconds
  * @param endTime end in seconds

@@ -129,6 +129,7 @@ public final class StreamsService {
             counts.put(Names.FRAMES_INDEX, frameDocs);
             counts.put(Names.EPISODES_INDEX, index.deleteWhere(Names.EPISODES_INDEX, both(stream, phraseIn(phrase, "summary", "details")), null));
             counts.put(Names.MEMORIES_INDEX, index.deleteWhere(Names.MEMORIES_INDEX, both(stream, phraseIn(phrase, "content")), null));
+            counts.put(Names.GRAPH_INDEX, index.deleteWhere(Names.GRAPH_INDEX, both(stream, phraseIn(phrase, "text", "source_label", "target_label")), null));
         } else {
             long lo = from == null ? 0 : from;
             long hi = to == null ? Long.MAX_VALUE : to;
@@ -141,6 +142,9 @@ public final class StreamsService {
             }
             counts.put(Names.SHOTS_INDEX, index.deleteWhere(Names.SHOTS_INDEX, both(stream, overlapping("start_event_time_ms", lo, hi)), null));
             counts.put(Names.EPISODES_INDEX, index.deleteWhere(Names.EPISODES_INDEX, both(stream, overlapping("occurred_at", lo, hi)), null));
+            // Graph edges and nodes derived from a record in the range; named nodes (apps, documents) carry no time and stay.
+            counts.put(Names.GRAPH_INDEX, index.deleteWhere(Names.GRAPH_INDEX, both(stream, both(overlapping("event_time_ms", lo, hi),
+                    Query.of(q -> q.exists(e -> e.field("clip_id"))))), null));
         }
         long total = counts.values().stream().mapToLong(Long::longValue).sum();
         deleted.accept(id);
