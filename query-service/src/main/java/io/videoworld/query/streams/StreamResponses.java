@@ -25,10 +25,10 @@ public final class StreamResponses {
     public record Deleted(String id, long documents, boolean framesDeleted) {}
 
     /**
-     * {@code POST /v1/streams/{id}/forget}: what was asked to be forgotten (a time range, or a phrase) and
+     * {@code POST /v1/streams/{id}/forget}: what was asked to be forgotten (a time range, a phrase or an app) and
      * how many documents went from each index, and how many stored keyframes.
      */
-    public record Forgotten(String id, Long fromMs, Long toMs, String phrase, java.util.Map<String, Long> documents, long total,
+    public record Forgotten(String id, Long fromMs, Long toMs, String phrase, String app, java.util.Map<String, Long> documents, long total,
             long framesDeleted) {}
 
     /** One retention pass: documents older than the cutoff, and the streams that went whole. */

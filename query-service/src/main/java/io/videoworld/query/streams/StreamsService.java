@@ -105,15 +105,18 @@ public final class StreamsService {
             throw ApiException.notFound("id", "no stream '" + ApiException.quote(id) + "' is indexed");
         }
         String phrase = body == null || !body.hasNonNull("phrase") ? null : body.get("phrase").asText().strip();
+        String app = body == null || !body.hasNonNull("app") ? null : body.get("app").asText().strip();
         Long from = time(body, "from");
         Long to = time(body, "to");
-        if ((phrase == null) == (from == null && to == null)) {
-            throw ApiException.badField("phrase", "give either a phrase, or a time range as from and to");
+        if ((phrase != null ? 1 : 0) + (app != null ? 1 : 0) + (from != null || to != null ? 1 : 0) != 1) {
+            throw ApiException.badField("phrase", "give one of a phrase, an app, or a time range as from and to");
         }
         Map<String, Long> counts = new java.util.LinkedHashMap<>();
         AtomicLong stored = new AtomicLong();
         Query stream = term(id);
-        if (phrase != null) {
+        if (app != null) {
+            forgetApp(id, app, counts, stored);
+        } else if (phrase != null) {
             if (phrase.isEmpty()) {
                 throw ApiException.badField("phrase", "is empty");
             }
@@ -144,7 +147,64 @@ public final class StreamsService {
         }
         long total = counts.values().stream().mapToLong(Long::longValue).sum();
         deleted.accept(id);
-        return new Forgotten(id, from, to, phrase, counts, total, stored.get());
+        return new Forgotten(id, from, to, phrase, app, counts, total, stored.get());
+    }
+
+    /**
+     * Every place an app was on screen: the perception documents that name it (their text, lines and
+     * embeddings), the whole shots those keyframes were in (each frame document and stored keyframe of
+     * them, their other perception and their detections, the shot documents), the episodes of the app,
+     * and the dead letters of any document deleted.
+     */
+    private void forgetApp(String id, String app, Map<String, Long> counts, AtomicLong stored) throws IOException {
+        String name = io.videoworld.core.ScreenTitles.app(app);
+        if (name == null) {
+            throw ApiException.badField("app", "names no application (letters or digits)");
+        }
+        Query stream = term(id);
+        java.util.Set<Long> frameIndices = new java.util.TreeSet<>();
+        long perception = index.deleteWhere(Names.PERCEPTION_INDEX, both(stream, keyword("app", name)),
+                doc -> frameIndices.add(doc.path("frame_index").asLong()), "frame_index");
+        java.util.Set<String> shots = new java.util.TreeSet<>();
+        long frameDocs = frameIndices.isEmpty() ? 0 : index.deleteWhere(Names.FRAMES_INDEX, both(stream, longs("frame_index", frameIndices)), doc -> {
+            deleteStored(doc, stored);
+            if (doc.hasNonNull("shot_id")) {
+                shots.add(doc.get("shot_id").asText());
+            }
+        }, "store_ref", "shot_id");
+        List<long[]> ranges = new ArrayList<>();
+        long shotDocs = shots.isEmpty() ? 0 : index.deleteWhere(Names.SHOTS_INDEX, both(stream, Query.of(q -> q.terms(t -> t.field("segment_id")
+                .terms(v -> v.value(shots.stream().map(FieldValue::of).toList()))))),
+                doc -> ranges.add(new long[] {doc.path("start_frame").asLong(), doc.path("end_frame").asLong()}), "start_frame", "end_frame");
+        for (long[] r : ranges) {
+            Query inShot = Query.of(q -> q.range(x -> x.untyped(u -> u.field("frame_index").gte(co.elastic.clients.json.JsonData.of(r[0]))
+                    .lt(co.elastic.clients.json.JsonData.of(r[1]))))); // half-open: end_frame is the next shot's first
+            frameDocs += index.deleteWhere(Names.FRAMES_INDEX, both(stream, inShot), doc -> {
+                deleteStored(doc, stored);
+                frameIndices.add(doc.path("frame_index").asLong());
+            }, "store_ref", "frame_index");
+            perception += index.deleteWhere(Names.PERCEPTION_INDEX, both(stream, inShot), doc -> frameIndices.add(doc.path("frame_index").asLong()),
+                    "frame_index");
+        }
+        counts.put(Names.PERCEPTION_INDEX, perception);
+        counts.put(Names.FRAMES_INDEX, frameDocs);
+        counts.put(Names.SHOTS_INDEX, shotDocs);
+        counts.put(Names.DETECTIONS_INDEX, frameIndices.isEmpty() ? 0 : index.deleteWhere(Names.DETECTIONS_INDEX,
+                both(stream, longs("frame_index", frameIndices)), null));
+        List<String> ids = new ArrayList<>(shots);
+        counts.put(Names.EPISODES_INDEX, index.deleteWhere(Names.EPISODES_INDEX, both(stream, keyword("app", name)),
+                doc -> ids.add(doc.path("event_id").asText()), "event_id"));
+        frameIndices.forEach(i -> ids.add(io.videoworld.core.Ids.frame(id, i)));
+        counts.put(Names.DEAD_LETTERS_INDEX, ids.isEmpty() ? 0 : index.deleteWhere(Names.DEAD_LETTERS_INDEX, both(stream, Query.of(q -> q.terms(t -> t
+                .field("doc_id").terms(v -> v.value(ids.stream().map(FieldValue::of).toList()))))), null));
+    }
+
+    private static Query keyword(String field, String value) {
+        return Query.of(q -> q.term(t -> t.field(field).value(value)));
+    }
+
+    private static Query longs(String field, java.util.Collection<Long> values) {
+        return Query.of(q -> q.terms(t -> t.field(field).terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
     }
 
     private static Long time(JsonNode body, String field) {
