@@ -41,6 +41,7 @@ public final class Endpoints {
             new Endpoint("GET", "/v1/streams", "The streams the caller may read, with counts, time span and retention", JSON, false, false),
             new Endpoint("DELETE", "/v1/streams/{id}", "Forget a stream: its documents in every index and its stored keyframes", JSON, false, false),
             new Endpoint("POST", "/v1/streams/{id}/forget", "Forget a time range of a stream, every place a phrase was read in it, or every moment an app was on screen, with a report of what went", JSON, true, false),
+            new Endpoint("POST", "/v1/streams/budget", "Apply a storage budget once (administrators): the oldest stored keyframes go until each stream (of streams, patterns; default all) is within per_stream_bytes and all within total_bytes", JSON, true, false),
             new Endpoint("GET", "/v1/streams/{id}/exclusions", "A stream's exclusion rules, every version with the event time it applies from", JSON, false, false),
             new Endpoint("PUT", "/v1/streams/{id}/exclusions", "Set a stream's exclusion rules from now on (app:, title:, domain:, url:, private); the job applies them with vw.privacy.stream-rules", JSON, true, false),
             new Endpoint("GET", "/v1/streams/{id}/events", "Live server-sent events as shots, scenes, episodes and tracks are indexed", SSE, false, false),

@@ -57,6 +57,7 @@ public final class StreamsService {
         Map<String, Long> scenes = index.countByStream(Names.SHOTS_INDEX, kind(Segment.SCENE));
         Map<String, Long> episodes = index.countByStream(Names.EPISODES_INDEX, null);
         Map<String, Long> tracks = index.countByStream(Names.TRACKS_INDEX, null);
+        Map<String, Long> stored = index.sumByStream(Names.FRAMES_INDEX, "jpeg_bytes", Query.of(q -> q.exists(e -> e.field("store_ref"))));
         List<StreamInfo> out = new ArrayList<>();
         for (VideoDoc v : index.streams()) {
             if (v == null || !caller.canRead(v.streamId())) {
@@ -67,7 +68,7 @@ public final class StreamsService {
                     Math.max(0, v.lastEventTimeMs() - v.firstEventTimeMs()) / 1000.0);
             out.add(new StreamInfo(id, v.sourceKind() == null ? null : v.sourceKind().name().toLowerCase(java.util.Locale.ROOT), v.status(),
                     v.sourceUri(), v.framesIndexed(), range, iso(v.lastEventTimeMs()), v.lastEventTimeMs(), shots.getOrDefault(id, 0L),
-                    scenes.getOrDefault(id, 0L), episodes.getOrDefault(id, 0L), tracks.getOrDefault(id, 0L)));
+                    scenes.getOrDefault(id, 0L), episodes.getOrDefault(id, 0L), tracks.getOrDefault(id, 0L), stored.getOrDefault(id, 0L)));
         }
         return new StreamList(out, out.size());
     }
@@ -197,6 +198,70 @@ public final class StreamsService {
         frameIndices.forEach(i -> ids.add(io.videoworld.core.Ids.frame(id, i)));
         counts.put(Names.DEAD_LETTERS_INDEX, ids.isEmpty() ? 0 : index.deleteWhere(Names.DEAD_LETTERS_INDEX, both(stream, Query.of(q -> q.terms(t -> t
                 .field("doc_id").terms(v -> v.value(ids.stream().map(FieldValue::of).toList()))))), null));
+    }
+
+    /**
+     * One storage-budget pass over the stored keyframes (their JPEG bytes in the frame store): a
+     * stream over {@code perStreamBytes} loses its oldest keyframes until it is within it, then, while
+     * all streams together are over {@code totalBytes}, the oldest keyframes of any stream go. A
+     * keyframe that goes takes its stored file and its frame document; what was read from it
+     * (perception, episodes) stays. 0 leaves a bound unset. {@code streams}: the streams it applies to, as
+     * patterns ({@code *} any run of characters), the total counting only them; empty: all. Only an administrator may run it.
+     */
+    public Budgeted budget(Caller caller, long perStreamBytes, long totalBytes, List<String> streams) throws IOException {
+        if (!caller.admin()) {
+            throw new ApiException(403, "forbidden", "per_stream_bytes", "only an administrator applies a storage budget");
+        }
+        if (perStreamBytes < 0 || totalBytes < 0) {
+            throw ApiException.badField("per_stream_bytes", "budgets are 0 (none) or more bytes");
+        }
+        Query stored = Query.of(q -> q.exists(e -> e.field("store_ref")));
+        Caller scope = new Caller("budget", streams.isEmpty(), streams);
+        Map<String, Long> before = new java.util.TreeMap<>(index.sumByStream(Names.FRAMES_INDEX, "jpeg_bytes", stored));
+        before.keySet().removeIf(id -> !scope.canRead(id));
+        if (before.isEmpty()) {
+            return new StreamResponses.Budgeted(perStreamBytes, totalBytes, 0, 0, Map.of(), 0);
+        }
+        Query covered = both(stored, Query.of(q -> q.terms(t -> t.field("stream_id").terms(v -> v.value(before.keySet().stream()
+                .map(FieldValue::of).toList())))));
+        Map<String, Long> freed = new java.util.TreeMap<>();
+        AtomicLong files = new AtomicLong();
+        if (perStreamBytes > 0) {
+            for (Map.Entry<String, Long> e : new java.util.TreeMap<>(before).entrySet()) {
+                if (e.getValue() > perStreamBytes) {
+                    freeOldest(both(term(e.getKey()), stored), e.getValue() - perStreamBytes, freed, files);
+                }
+            }
+        }
+        long used = before.values().stream().mapToLong(Long::longValue).sum() - freed.values().stream().mapToLong(Long::longValue).sum();
+        if (totalBytes > 0 && used > totalBytes) {
+            freeOldest(covered, used - totalBytes, freed, files);
+        }
+        long after = index.sumByStream(Names.FRAMES_INDEX, "jpeg_bytes", covered).values().stream().mapToLong(Long::longValue).sum();
+        return new StreamResponses.Budgeted(perStreamBytes, totalBytes, before.values().stream().mapToLong(Long::longValue).sum(), after,
+                freed, files.get());
+    }
+
+    /** Deletes the oldest stored keyframes {@code filter} matches until {@code excess} bytes are freed (or none is left). */
+    private void freeOldest(Query filter, long excess, Map<String, Long> freed, AtomicLong files) throws IOException {
+        long done = 0;
+        while (done < excess) {
+            List<JsonNode> oldest = index.oldest(Names.FRAMES_INDEX, filter, "event_time_ms", 500, "stream_id", "jpeg_bytes", "store_ref");
+            if (oldest.isEmpty()) {
+                return;
+            }
+            List<String> ids = new ArrayList<>();
+            for (JsonNode d : oldest) {
+                if (done >= excess) {
+                    break;
+                }
+                long bytes = d.path("jpeg_bytes").asLong();
+                ids.add(d.get("_id").asText());
+                done += bytes;
+                freed.merge(d.path("stream_id").asText(), bytes, Long::sum);
+            }
+            index.deleteWhere(Names.FRAMES_INDEX, Query.of(q -> q.ids(i -> i.values(ids))), doc -> deleteStored(doc, files), "store_ref");
+        }
     }
 
     private static Query keyword(String field, String value) {
