@@ -78,8 +78,10 @@ class ExclusionRulesEndToEndTest {
                 "--models", ModelDirectory.locate().toString())).isZero();
         job = IngestRun.start(infra, "rules", tmp.resolve("frames"), conf -> conf.set(DetectOptions.ENABLED, false)
                 .set(PrivacyOptions.STREAM_RULES, true));
-        IngestRun.await("perception and exclusions", 240, () -> IngestRun.count(es, Names.PERCEPTION_INDEX, mine()) >= 2
-                && IngestRun.count(es, Names.EXCLUSIONS_INDEX, mine()) >= 2);
+        IngestRun.await("perception of the first and last screens, and both exclusions", 240,
+                () -> IngestRun.count(es, Names.PERCEPTION_INDEX, said("quarterly review")) >= 1
+                        && IngestRun.count(es, Names.PERCEPTION_INDEX, said("make deploy")) >= 1
+                        && IngestRun.count(es, Names.EXCLUSIONS_INDEX, mine()) >= 2);
         es.indices().refresh(r -> r.index(List.of(Names.PERCEPTION_INDEX, Names.EPISODES_INDEX, Names.EXCLUSIONS_INDEX, Names.FRAMES_INDEX)));
     }
 
@@ -89,6 +91,10 @@ class ExclusionRulesEndToEndTest {
             job.cancel().get();
         }
         transport.close();
+    }
+
+    private static Query said(String phrase) {
+        return Query.of(q -> q.bool(b -> b.filter(IngestRun.term("stream_id", STREAM)).must(m -> m.matchPhrase(p -> p.field("text").query(phrase)))));
     }
 
     private static Query mine() {

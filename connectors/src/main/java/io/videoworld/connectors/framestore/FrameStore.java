@@ -31,8 +31,8 @@ public interface FrameStore {
     static FrameStore open(String location) {
         java.net.URI uri = uriOf(location);
         FrameStore plain = uri == null ? new LocalFrameStore(java.nio.file.Path.of(location)) : new FlinkFileSystemFrameStore(uri);
-        // Encrypted at rest when the environment holds a key (EncryptedFrameStore); without one, an encrypted file is refused by name.
-        return new EncryptedFrameStore(plain, EncryptedFrameStore.key(System.getenv(EncryptedFrameStore.KEY_ENV)));
+        byte[] key = EncryptedFrameStore.key(System.getenv(EncryptedFrameStore.KEY_ENV)); // encrypted at rest only when a key is set
+        return key == null ? plain : new EncryptedFrameStore(plain, key);
     }
 
     /** The location as a URI with a scheme, or null for a plain path. */

@@ -12,6 +12,7 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.streams.StreamResponses.Budgeted;
 import io.videoworld.query.streams.StreamResponses.Deleted;
 import io.videoworld.query.streams.StreamResponses.Expired;
 import io.videoworld.query.streams.StreamResponses.Forgotten;
