@@ -155,7 +155,7 @@ public final class PrivacyBench {
      * above, in fonts of 18 to 28 points.
      */
     private static void exclusion(int windows, MachineText text) throws Exception {
-        io.videoworld.engines.privacy.ExclusionRules rules = io.videoworld.engines.privacy.ExclusionRules.parse(List.of(RULES));
+        io.videoworld.core.ExclusionRules rules = io.videoworld.core.ExclusionRules.parse(List.of(RULES));
         int[][] counts = new int[RULES.length + 1][3]; // per expected rule (last: none): excluded by it, by another, kept
         int[] byRule = new int[RULES.length + 1];
         try (OcrEngine ocr = OcrEngine.load(ModelDirectory.locate())) {

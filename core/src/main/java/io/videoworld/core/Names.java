@@ -25,6 +25,8 @@ public final class Names {
     public static final String DEAD_LETTERS_INDEX = "vw-dead-letters";
     /** Frames whose window an exclusion rule kept from perception and storage: when, and which rule; never what they showed. */
     public static final String EXCLUSIONS_INDEX = "vw-exclusions";
+    /** Exclusion rules set per stream over REST, every version kept (read by the ingest job). */
+    public static final String RULES_INDEX = "vw-rules";
     /** Standing queries with webhooks (the query service's alerts) and the engine's read position. */
     public static final String ALERTS_INDEX = "vw-alerts";
     /** Each alert firing and its webhook attempts. */

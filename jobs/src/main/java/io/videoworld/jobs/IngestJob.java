@@ -1,7 +1,7 @@
 package io.videoworld.jobs;
 
 import io.videoworld.engines.perception.DetectorSettings;
-import io.videoworld.engines.privacy.ExclusionRules;
+import io.videoworld.core.ExclusionRules;
 import io.videoworld.operators.privacy.ExcludeWindows;
 
 import io.videoworld.connectors.flink.es.ElasticsearchSink;
@@ -164,11 +164,11 @@ public final class IngestJob {
         DeadLetterRoutes routes = new DeadLetterRoutes();
         SingleOutputStreamOperator<FrameBatch> batches = edge(env, conf, watermarks, routes);
         ExclusionRules exclusions = PrivacyOptions.exclusions(conf);
-        if (!exclusions.isEmpty()) {
-            // Before any stage sees the pixels: an excluded window goes on as a grey frame, its exclusion as a document.
-            batches = routes.tap(batches.process(new ExcludeWindows(conf.get(PerceptionOptions.MODELS), exclusions),
-                    TypeInformation.of(FrameBatch.class)).name("exclude windows").uid("exclude-windows"));
-        }
+        // Before any stage sees the pixels: an excluded window goes on as a grey frame, its exclusion as a document (frames the
+        // producer excluded are only recorded; with no rules of the job's or the streams' that is all this stage does).
+        batches = routes.tap(batches.process(new ExcludeWindows(conf.get(PerceptionOptions.MODELS), exclusions,
+                        conf.get(PrivacyOptions.STREAM_RULES) ? conf.get(IngestOptions.ES_URL) : null),
+                TypeInformation.of(FrameBatch.class)).name("exclude windows").uid("exclude-windows"));
         SingleOutputStreamOperator<FrameDoc> frames = catalog(batches, conf, routes);
         DataStream<VideoDoc> videos = frames.getSideOutput(StreamCatalog.VIDEOS);
         Shots shots = shots(batches, conf, routes);
@@ -182,7 +182,7 @@ public final class IngestJob {
         if (conf.get(MemoryOptions.ENABLED)) {
             out = memory(out, conf, beforeEpisodeWriter, routes);
         }
-        DataStream<EsWrite> writes = exclusions.isEmpty() ? out.writes() : out.writes().union(batches.getSideOutput(ExcludeWindows.EXCLUDED));
+        DataStream<EsWrite> writes = out.writes().union(batches.getSideOutput(ExcludeWindows.EXCLUDED));
         if (conf.get(AudioOptions.ENABLED)) {
             writes = writes.union(audio(env, conf, routes));
         }
@@ -301,7 +301,7 @@ public final class IngestJob {
         // With its own read of Kafka, the detector (the slowest stage) back-pressures only this branch: frames, shots and
         // keyframes go on at their own pace and detections follow. Ordered as before: one stream is one partition of each read.
         // With exclusion rules the detector reads the excluded frames' grey stand-ins too: no own read of Kafka then.
-        boolean ownSource = conf.get(DetectOptions.OWN_SOURCE) && PrivacyOptions.exclusions(conf).isEmpty();
+        boolean ownSource = conf.get(DetectOptions.OWN_SOURCE) && !PrivacyOptions.readsChrome(conf);
         DataStream<FeatureBatch> toSample = ownSource ? detectionFeatures(env, conf, watermarks, routes) : features;
         DataStream<SampledFrame> samples = routes.tap(toSample.process(Stages.flatMap("sample-frames", new SampleFrames(conf.get(DetectOptions.FPS))),
                         SAMPLED_FRAME).name("sample frames for detection").uid("sample-frames"));

@@ -1,6 +1,6 @@
 package io.videoworld.jobs;
 
-import io.videoworld.engines.privacy.ExclusionRules;
+import io.videoworld.core.ExclusionRules;
 import io.videoworld.engines.privacy.RedactionKind;
 import io.videoworld.engines.privacy.Redactor;
 import java.util.EnumSet;
@@ -33,6 +33,16 @@ public final class PrivacyOptions {
                     + "title:REGEX, domain:HOST (the host or a subdomain in an address bar), url:REGEX, private (private or incognito "
                     + "browsing). Each frame's top band is read first; a frame whose chrome matches goes on as a grey picture (no pixels "
                     + "or text of it are perceived or stored) and vw-exclusions records its time and rule. Empty: nothing is read or excluded.");
+
+    public static final ConfigOption<Boolean> STREAM_RULES = ConfigOptions.key("vw.privacy.stream-rules").booleanType()
+            .defaultValue(false).withDescription("Also apply the exclusion rules set per stream over REST (PUT /v1/streams/{id}/exclusions, "
+                    + "kept in vw-rules): each version from its since time, by the frames' event time. Like vw.privacy.exclude, it turns off "
+                    + "the detector's own read of Kafka.");
+
+    /** Whether the job reads window chrome: rules of its own, or the streams' rules from Elasticsearch. */
+    public static boolean readsChrome(Configuration conf) {
+        return conf.get(STREAM_RULES) || !exclusions(conf).isEmpty();
+    }
 
     /** The exclusion rules the options set; throws IllegalArgumentException naming a spec that is not a rule. */
     public static ExclusionRules exclusions(Configuration conf) {

@@ -66,8 +66,41 @@ public final class PushCommand implements Callable<Integer> {
     @Option(names = "--epoch-ms", description = "wall-clock time of the stream's start in epoch ms (default: now)")
     Long epochMs;
 
+    @Option(names = "--exclude-app", split = ",", paramLabel = "NAME", description = "screens: leave out windows of this application "
+            + "(read from the window's chrome on this machine before anything is sent; repeatable)")
+    java.util.List<String> excludeApps = new java.util.ArrayList<>();
+
+    @Option(names = "--exclude-title", paramLabel = "REGEX", description = "screens: leave out windows whose title or chrome text matches (repeatable)")
+    java.util.List<String> excludeTitles = new java.util.ArrayList<>();
+
+    @Option(names = "--exclude-domain", split = ",", paramLabel = "HOST", description = "screens: leave out windows showing this host or a subdomain in an address bar (repeatable)")
+    java.util.List<String> excludeDomains = new java.util.ArrayList<>();
+
+    @Option(names = "--exclude-private", description = "screens: leave out private or incognito browser windows")
+    boolean excludePrivate;
+
+    @Option(names = "--models", description = "the OCR model's folder for --exclude-* (default: $VW_MODELS)")
+    String models;
+
+    /** The exclusion rules the --exclude-* options give, as written for vw.privacy.exclude. */
+    java.util.List<String> exclusionRules() {
+        java.util.List<String> rules = new java.util.ArrayList<>();
+        excludeApps.forEach(a -> rules.add("app:" + a));
+        excludeTitles.forEach(t -> rules.add("title:" + t));
+        excludeDomains.forEach(d -> rules.add("domain:" + d));
+        if (excludePrivate) {
+            rules.add("private");
+        }
+        return rules;
+    }
+
     @Override
     public Integer call() throws Exception {
+        io.videoworld.core.ExclusionRules rules = io.videoworld.core.ExclusionRules.parse(exclusionRules());
+        String modelDir = models != null ? models : System.getenv("VW_MODELS");
+        if (!rules.isEmpty() && (modelDir == null || modelDir.isBlank())) {
+            throw new IllegalArgumentException("--exclude-* reads window titles with the OCR model: name its folder with --models or VW_MODELS");
+        }
         if (quality < 1 || quality > 100) {
             throw new IllegalArgumentException("--jpeg-quality must be between 1 and 100, got " + quality);
         }
@@ -94,6 +127,10 @@ public final class PushCommand implements Callable<Integer> {
                     : frames.kind() == io.videoworld.core.SourceKind.SCREEN ? 20
                     : (int) Math.max(1, Math.round(frames.info().sampleFps()));
             Pusher pusher = new Pusher(producer, topic, perBatch, KafkaProducers.MAX_RECORD_BYTES);
+            io.videoworld.perception.OcrEngine ocr = rules.isEmpty() ? null : io.videoworld.perception.OcrEngine.load(Path.of(modelDir));
+            if (ocr != null) {
+                pusher.excluding(new io.videoworld.engines.privacy.WindowExclusion(ocr, rules)::excludedBy);
+            }
             PushSummary summary;
             if (System.console() != null) {
                 try (ProgressBar bar = new ProgressBarBuilder().setTaskName("push " + id)
@@ -105,6 +142,10 @@ public final class PushCommand implements Callable<Integer> {
                 summary = pusher.push(frames, id, recorded, epoch, n -> { });
             }
             System.out.println(summary.line());
+            if (ocr != null) {
+                ocr.close();
+                System.out.println("excluded on this machine (sent as grey frames naming the rule): " + pusher.excluded());
+            }
             if (audio && path != null && !path.toFile().isDirectory()) {
                 long chunks = AudioPusher.push(producer, audioTopic, source, id, epoch);
                 System.out.println("audio: " + chunks + " chunks of up to 1 s to " + audioTopic);

@@ -7,6 +7,8 @@ import io.videoworld.core.Frame;
 import io.videoworld.core.FrameBatch;
 import io.videoworld.core.FrameBatchCodec;
 import io.videoworld.core.Ids;
+import io.videoworld.core.SourceKind;
+import io.videoworld.engines.privacy.ExclusionMark;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,6 +30,15 @@ public final class Pusher {
     private final String topic;
     private final int batchFrames;
     private final long maxBatchBytes;
+    private Exclusion exclusion;
+    private final java.util.Map<String, Long> excluded = new java.util.TreeMap<>();
+
+    /** Decides on the producer's side whether a screen frame's window is excluded: the rule that matched, or null. */
+    @FunctionalInterface
+    public interface Exclusion {
+        /** The spec of the rule that excludes this JPEG's window, or null. */
+        String excludedBy(byte[] jpeg);
+    }
 
     public Pusher(Producer<byte[], byte[]> producer, String topic, int batchFrames, long maxBatchBytes) {
         if (batchFrames < 1) {
@@ -37,6 +48,20 @@ public final class Pusher {
         this.topic = topic;
         this.batchFrames = batchFrames;
         this.maxBatchBytes = maxBatchBytes;
+    }
+
+    /**
+     * Screen frames whose window {@code exclusion} excludes leave as a grey stand-in that names the rule
+     * ({@link ExclusionMark}): their pixels never leave the machine, the job records the exclusion.
+     */
+    public Pusher excluding(Exclusion exclusion) {
+        this.exclusion = exclusion;
+        return this;
+    }
+
+    /** How many frames each rule excluded in the pushes so far. */
+    public java.util.Map<String, Long> excluded() {
+        return java.util.Collections.unmodifiableMap(excluded);
     }
 
     /**
@@ -62,8 +87,14 @@ public final class Pusher {
                 pending = new ArrayList<>();
                 pendingBytes = 0;
             }
-            pending.add(new Frame(frameIndex++, f.ptsMs(), f.captureTimeMs(), f.width(), f.height(), f.jpeg(), f.thumb()));
-            pendingBytes += f.jpeg().length;
+            String rule = exclusion == null || source.kind() != SourceKind.SCREEN ? null : exclusion.excludedBy(f.jpeg());
+            Frame frame = rule == null ? new Frame(frameIndex++, f.ptsMs(), f.captureTimeMs(), f.width(), f.height(), f.jpeg(), f.thumb())
+                    : new Frame(frameIndex++, f.ptsMs(), f.captureTimeMs(), f.width(), f.height(), ExclusionMark.excludedFrame(f.width(), f.height(), rule), null);
+            if (rule != null) {
+                excluded.merge(rule, 1L, Long::sum);
+            }
+            pending.add(frame);
+            pendingBytes += frame.jpeg().length;
         }
         if (!pending.isEmpty()) {
             // A finite source's final batch says so; a live source never ends this way.

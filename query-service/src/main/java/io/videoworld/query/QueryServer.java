@@ -118,6 +118,15 @@ public final class QueryServer implements AutoCloseable {
         json("DELETE", "/v1/streams/{id}", ctx -> wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id")));
         json("POST", "/v1/streams/{id}/forget", ctx -> wiring.streams().forget(ctx.attribute("caller"), ctx.pathParam("id"),
                 bodies.read(ctx.req())));
+        json("POST", "/v1/streams/budget", ctx -> {
+            com.fasterxml.jackson.databind.JsonNode b = bodies.read(ctx.req());
+            return wiring.streams().budget(ctx.attribute("caller"), b == null ? 0 : b.path("per_stream_bytes").asLong(0),
+                    b == null ? 0 : b.path("total_bytes").asLong(0), b == null || !b.has("streams") ? java.util.List.of()
+                            : java.util.stream.StreamSupport.stream(b.get("streams").spliterator(), false).map(com.fasterxml.jackson.databind.JsonNode::asText).toList());
+        });
+        json("GET", "/v1/streams/{id}/exclusions", ctx -> wiring.exclusions().get(ctx.attribute("caller"), ctx.pathParam("id")));
+        json("PUT", "/v1/streams/{id}/exclusions", ctx -> wiring.exclusions().put(ctx.attribute("caller"), ctx.pathParam("id"),
+                bodies.read(ctx.req())));
         route("POST", "/v1/alerts", ctx -> underDeadline(ctx, () -> wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req())),
                 (c, alert) -> c.status(201).json(alert)));
         json("GET", "/v1/alerts", ctx -> wiring.alerts().list(ctx.attribute("caller")));

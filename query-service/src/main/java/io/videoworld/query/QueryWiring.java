@@ -71,6 +71,7 @@ final class QueryWiring implements AutoCloseable {
     private final Alerts alerts;
     private final TimelineLanes timeline;
     private final StreamsService streams;
+    private final io.videoworld.query.streams.StreamExclusions exclusions;
     private final Retention retention;
 
     QueryWiring(QueryConfig c, ServiceMetrics metrics) {
@@ -92,6 +93,7 @@ final class QueryWiring implements AutoCloseable {
             looks.forgetStream(id);
             memory.forgetStream(id);
         });
+        this.exclusions = new io.videoworld.query.streams.StreamExclusions(new io.videoworld.connectors.es.StreamRulesStore(es), Clock.systemUTC());
         this.retention = c.retention() == null ? null : new Retention(c.retention(), streams, Clock.systemUTC());
         this.frames = new FrameRenderer(videos, access, c.limits());
 
@@ -193,6 +195,10 @@ final class QueryWiring implements AutoCloseable {
 
     StreamsService streams() {
         return streams;
+    }
+
+    io.videoworld.query.streams.StreamExclusions exclusions() {
+        return exclusions;
     }
 
     @Override

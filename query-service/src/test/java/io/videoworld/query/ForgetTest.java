@@ -135,4 +135,54 @@ class ForgetTest {
         assertThat(findable(stream, "weekly planning notes")).isEqualTo(1);
         assertThat(count("vw-frames", stream)).isEqualTo(5);
     }
+
+    private static Perception screen(String stream, long epoch, long frame, String title, String content) {
+        return new Perception(stream, epoch, frame, frame * 1000, "first", List.of(new TextLine(title, 10, 4, 300, 16, 0.95),
+                new TextLine(content, 10, 80, 300, 20, 0.95)), title + "\n" + content, null, null, "cpu", 320, 200, List.of(), epoch + frame * 1000);
+    }
+
+    @Test
+    void anAppGoesFromEveryShotItWasOnScreenIn() throws Exception {
+        long epoch = 1_700_030_000_000L;
+        Path frames = tmp.resolve("frames");
+        String stream = "forget-app";
+        IndexedStreams.write(es, stream, epoch, 6, frames); // shots [0, 2), [2, 4), [4, 6); every frame a keyframe
+        String vault = "zebra orchid vault";
+        IndexedStreams.put(es, List.of(
+                EsDocuments.perception(screen(stream, epoch, 2, "Passwords.kdbx - KeePassXC", vault)),
+                EsDocuments.perception(screen(stream, epoch, 3, "Passwords.kdbx - KeePassXC", "bank entry " + vault)),
+                EsDocuments.perception(screen(stream, epoch, 4, "Inbox - Mail", "weekly planning notes")),
+                EsDocuments.episode(new EpisodeDoc(stream, epoch, 99, 1, "screen_activity", "user", epoch + 2000, epoch + 4000, 2000, 4000,
+                        "keepassxc", "Looked up a password", "Opened the vault: " + vault, List.of(), List.of(), 1, null, "rules", true, false)),
+                new io.videoworld.connectors.es.EsWrite(io.videoworld.core.Names.DEAD_LETTERS_INDEX, "dl-" + stream, 1,
+                        Json.MAPPER.writeValueAsBytes(java.util.Map.of("index", "vw-perception", "doc_id", io.videoworld.core.Ids.frame(stream, 3),
+                                "stream_id", stream, "reason", "refused", "source", "{\"text\": \"" + vault + "\"}", "failed_at_ms", epoch)))));
+        assertThat(findable(stream, vault)).isEqualTo(3);
+        assertThat(count("vw-dead-letters", stream)).isEqualTo(1);
+        assertThat(forget(stream, "{\"app\": \"KeePassXC\", \"phrase\": \"x\"}", ADMIN).statusCode()).isEqualTo(400);
+        assertThat(forget(stream, "{\"app\": \" - \"}", ADMIN).statusCode()).isEqualTo(400);
+        HttpResponse<String> r = forget(stream, "{\"app\": \"KeePassXC\"}", ADMIN);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode report = Json.MAPPER.readTree(r.body());
+        assertThat(report.get("app").asText()).isEqualTo("KeePassXC");
+        JsonNode docs = report.get("documents");
+        assertThat(docs.get("vw-perception").asLong()).isEqualTo(2);
+        assertThat(docs.get("vw-frames").asLong()).as("the shot [2, 4)").isEqualTo(2);
+        assertThat(docs.get("vw-shots").asLong()).isEqualTo(1);
+        assertThat(docs.get("vw-episodes").asLong()).isEqualTo(1);
+        assertThat(docs.get("vw-dead-letters").asLong()).isEqualTo(1);
+        assertThat(report.get("frames_deleted").asLong()).isEqualTo(2);
+        // Nothing of the app can be found, the store holds none of its keyframes, and the rest stays.
+        assertThat(findable(stream, vault)).isZero();
+        assertThat(findable(stream, "KeePassXC")).isZero();
+        assertThat(count("vw-dead-letters", stream)).isZero();
+        for (int f = 0; f < 6; f++) {
+            boolean gone = f == 2 || f == 3;
+            assertThat(Files.exists(frames.resolve(Keyframe.storeKey(stream, epoch, f)))).as("keyframe " + f).isEqualTo(!gone);
+        }
+        assertThat(count("vw-frames", stream)).isEqualTo(4);
+        assertThat(count("vw-shots", stream)).isEqualTo(2);
+        assertThat(findable(stream, "weekly planning notes")).isEqualTo(1);
+        assertThat(count("vw-episodes", stream)).isEqualTo(3);
+    }
 }

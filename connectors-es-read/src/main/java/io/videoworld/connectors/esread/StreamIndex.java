@@ -50,6 +50,35 @@ public final class StreamIndex {
         return out;
     }
 
+    /** The sum of a numeric field per stream in {@code index}, narrowed by {@code filter} (null: all). */
+    public Map<String, Long> sumByStream(String index, String field, Query filter) throws IOException {
+        SearchResponse<Void> r = client.search(s -> s.index(index).ignoreUnavailable(true).size(0)
+                .query(filter == null ? Query.of(q -> q.matchAll(m -> m)) : filter)
+                .aggregations("streams", a -> a.terms(t -> t.field("stream_id").size(10_000))
+                        .aggregations("sum", x -> x.sum(m -> m.field(field)))), Void.class);
+        Map<String, Long> out = new HashMap<>();
+        if (r.aggregations() != null && r.aggregations().get("streams") != null) {
+            r.aggregations().get("streams").sterms().buckets().array()
+                    .forEach(b -> out.put(b.key().stringValue(), Math.round(b.aggregations().get("sum").sum().value())));
+        }
+        return out;
+    }
+
+    /** The oldest {@code size} documents {@code filter} matches by {@code timeField}, each source (the fields named) with its {@code _id}. */
+    public List<JsonNode> oldest(String index, Query filter, String timeField, int size, String... fields) throws IOException {
+        SearchResponse<JsonNode> r = client.search(s -> s.index(index).ignoreUnavailable(true).size(size).query(filter)
+                .sort(o -> o.field(f -> f.field(timeField).order(co.elastic.clients.elasticsearch._types.SortOrder.Asc)))
+                .source(src -> src.filter(f -> f.includes(List.of(fields)))), JsonNode.class);
+        List<JsonNode> out = new ArrayList<>();
+        for (Hit<JsonNode> h : r.hits().hits()) {
+            com.fasterxml.jackson.databind.node.ObjectNode doc = h.source() == null ? io.videoworld.core.Json.MAPPER.createObjectNode()
+                    : (com.fasterxml.jackson.databind.node.ObjectNode) h.source().deepCopy();
+            doc.put("_id", h.id());
+            out.add(doc);
+        }
+        return out;
+    }
+
     /** The distinct values of a numeric field in {@code index} (at most 10,000). */
     public List<Long> terms(String index, String field) throws IOException {
         SearchResponse<Void> r = client.search(s -> s.index(index).ignoreUnavailable(true).size(0)

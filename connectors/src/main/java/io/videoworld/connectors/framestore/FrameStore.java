@@ -26,11 +26,13 @@ public interface FrameStore {
     /**
      * A store from a location: a plain directory path is read and written directly; any URI
      * ({@code file://} included) goes through Flink's FileSystem, the same way in the job that writes
-     * and the query service that reads.
+     * and the query service that reads. Files are encrypted when {@code VW_FRAME_STORE_KEY} is set.
      */
     static FrameStore open(String location) {
         java.net.URI uri = uriOf(location);
-        return uri == null ? new LocalFrameStore(java.nio.file.Path.of(location)) : new FlinkFileSystemFrameStore(uri);
+        FrameStore plain = uri == null ? new LocalFrameStore(java.nio.file.Path.of(location)) : new FlinkFileSystemFrameStore(uri);
+        byte[] key = EncryptedFrameStore.key(System.getenv(EncryptedFrameStore.KEY_ENV)); // encrypted at rest only when a key is set
+        return key == null ? plain : new EncryptedFrameStore(plain, key);
     }
 
     /** The location as a URI with a scheme, or null for a plain path. */

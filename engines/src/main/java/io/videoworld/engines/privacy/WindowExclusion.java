@@ -1,5 +1,6 @@
 package io.videoworld.engines.privacy;
 
+import io.videoworld.core.ExclusionRules;
 import io.videoworld.core.TextLine;
 import io.videoworld.perception.DecodedImage;
 import io.videoworld.perception.OcrEngine;
@@ -70,6 +71,11 @@ public final class WindowExclusion {
 
     /** The spec of the rule that excludes this JPEG's window, or null when none does (or there are no rules). */
     public String excludedBy(byte[] jpeg) {
+        return excludedBy(jpeg, rules);
+    }
+
+    /** The spec of the first of {@code rules} that excludes this JPEG's window, or null when none does. */
+    public String excludedBy(byte[] jpeg, ExclusionRules rules) {
         if (rules.isEmpty()) {
             return null;
         }

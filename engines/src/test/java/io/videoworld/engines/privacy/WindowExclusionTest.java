@@ -1,5 +1,6 @@
 package io.videoworld.engines.privacy;
 
+import io.videoworld.core.ExclusionRules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

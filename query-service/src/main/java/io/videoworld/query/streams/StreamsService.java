@@ -12,6 +12,7 @@ import io.videoworld.core.VideoDoc;
 import io.videoworld.query.api.ApiException;
 import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
+import io.videoworld.query.streams.StreamResponses.Budgeted;
 import io.videoworld.query.streams.StreamResponses.Deleted;
 import io.videoworld.query.streams.StreamResponses.Expired;
 import io.videoworld.query.streams.StreamResponses.Forgotten;
@@ -57,6 +58,7 @@ public final class StreamsService {
         Map<String, Long> scenes = index.countByStream(Names.SHOTS_INDEX, kind(Segment.SCENE));
         Map<String, Long> episodes = index.countByStream(Names.EPISODES_INDEX, null);
         Map<String, Long> tracks = index.countByStream(Names.TRACKS_INDEX, null);
+        Map<String, Long> stored = index.sumByStream(Names.FRAMES_INDEX, "jpeg_bytes", Query.of(q -> q.exists(e -> e.field("store_ref"))));
         List<StreamInfo> out = new ArrayList<>();
         for (VideoDoc v : index.streams()) {
             if (v == null || !caller.canRead(v.streamId())) {
@@ -67,7 +69,7 @@ public final class StreamsService {
                     Math.max(0, v.lastEventTimeMs() - v.firstEventTimeMs()) / 1000.0);
             out.add(new StreamInfo(id, v.sourceKind() == null ? null : v.sourceKind().name().toLowerCase(java.util.Locale.ROOT), v.status(),
                     v.sourceUri(), v.framesIndexed(), range, iso(v.lastEventTimeMs()), v.lastEventTimeMs(), shots.getOrDefault(id, 0L),
-                    scenes.getOrDefault(id, 0L), episodes.getOrDefault(id, 0L), tracks.getOrDefault(id, 0L)));
+                    scenes.getOrDefault(id, 0L), episodes.getOrDefault(id, 0L), tracks.getOrDefault(id, 0L), stored.getOrDefault(id, 0L)));
         }
         return new StreamList(out, out.size());
     }
@@ -105,15 +107,18 @@ public final class StreamsService {
             throw ApiException.notFound("id", "no stream '" + ApiException.quote(id) + "' is indexed");
         }
         String phrase = body == null || !body.hasNonNull("phrase") ? null : body.get("phrase").asText().strip();
+        String app = body == null || !body.hasNonNull("app") ? null : body.get("app").asText().strip();
         Long from = time(body, "from");
         Long to = time(body, "to");
-        if ((phrase == null) == (from == null && to == null)) {
-            throw ApiException.badField("phrase", "give either a phrase, or a time range as from and to");
+        if ((phrase != null ? 1 : 0) + (app != null ? 1 : 0) + (from != null || to != null ? 1 : 0) != 1) {
+            throw ApiException.badField("phrase", "give one of a phrase, an app, or a time range as from and to");
         }
         Map<String, Long> counts = new java.util.LinkedHashMap<>();
         AtomicLong stored = new AtomicLong();
         Query stream = term(id);
-        if (phrase != null) {
+        if (app != null) {
+            forgetApp(id, app, counts, stored);
+        } else if (phrase != null) {
             if (phrase.isEmpty()) {
                 throw ApiException.badField("phrase", "is empty");
             }
@@ -148,7 +153,128 @@ public final class StreamsService {
         }
         long total = counts.values().stream().mapToLong(Long::longValue).sum();
         deleted.accept(id);
-        return new Forgotten(id, from, to, phrase, counts, total, stored.get());
+        return new Forgotten(id, from, to, phrase, app, counts, total, stored.get());
+    }
+
+    /**
+     * Every place an app was on screen: the perception documents that name it (their text, lines and
+     * embeddings), the whole shots those keyframes were in (each frame document and stored keyframe of
+     * them, their other perception and their detections, the shot documents), the episodes of the app,
+     * and the dead letters of any document deleted.
+     */
+    private void forgetApp(String id, String app, Map<String, Long> counts, AtomicLong stored) throws IOException {
+        String name = io.videoworld.core.ScreenTitles.app(app);
+        if (name == null) {
+            throw ApiException.badField("app", "names no application (letters or digits)");
+        }
+        Query stream = term(id);
+        java.util.Set<Long> frameIndices = new java.util.TreeSet<>();
+        long perception = index.deleteWhere(Names.PERCEPTION_INDEX, both(stream, keyword("app", name)),
+                doc -> frameIndices.add(doc.path("frame_index").asLong()), "frame_index");
+        java.util.Set<String> shots = new java.util.TreeSet<>();
+        long frameDocs = frameIndices.isEmpty() ? 0 : index.deleteWhere(Names.FRAMES_INDEX, both(stream, longs("frame_index", frameIndices)), doc -> {
+            deleteStored(doc, stored);
+            if (doc.hasNonNull("shot_id")) {
+                shots.add(doc.get("shot_id").asText());
+            }
+        }, "store_ref", "shot_id");
+        List<long[]> ranges = new ArrayList<>();
+        long shotDocs = shots.isEmpty() ? 0 : index.deleteWhere(Names.SHOTS_INDEX, both(stream, Query.of(q -> q.terms(t -> t.field("segment_id")
+                .terms(v -> v.value(shots.stream().map(FieldValue::of).toList()))))),
+                doc -> ranges.add(new long[] {doc.path("start_frame").asLong(), doc.path("end_frame").asLong()}), "start_frame", "end_frame");
+        for (long[] r : ranges) {
+            Query inShot = Query.of(q -> q.range(x -> x.untyped(u -> u.field("frame_index").gte(co.elastic.clients.json.JsonData.of(r[0]))
+                    .lt(co.elastic.clients.json.JsonData.of(r[1]))))); // half-open: end_frame is the next shot's first
+            frameDocs += index.deleteWhere(Names.FRAMES_INDEX, both(stream, inShot), doc -> {
+                deleteStored(doc, stored);
+                frameIndices.add(doc.path("frame_index").asLong());
+            }, "store_ref", "frame_index");
+            perception += index.deleteWhere(Names.PERCEPTION_INDEX, both(stream, inShot), doc -> frameIndices.add(doc.path("frame_index").asLong()),
+                    "frame_index");
+        }
+        counts.put(Names.PERCEPTION_INDEX, perception);
+        counts.put(Names.FRAMES_INDEX, frameDocs);
+        counts.put(Names.SHOTS_INDEX, shotDocs);
+        counts.put(Names.DETECTIONS_INDEX, frameIndices.isEmpty() ? 0 : index.deleteWhere(Names.DETECTIONS_INDEX,
+                both(stream, longs("frame_index", frameIndices)), null));
+        List<String> ids = new ArrayList<>(shots);
+        counts.put(Names.EPISODES_INDEX, index.deleteWhere(Names.EPISODES_INDEX, both(stream, keyword("app", name)),
+                doc -> ids.add(doc.path("event_id").asText()), "event_id"));
+        frameIndices.forEach(i -> ids.add(io.videoworld.core.Ids.frame(id, i)));
+        counts.put(Names.DEAD_LETTERS_INDEX, ids.isEmpty() ? 0 : index.deleteWhere(Names.DEAD_LETTERS_INDEX, both(stream, Query.of(q -> q.terms(t -> t
+                .field("doc_id").terms(v -> v.value(ids.stream().map(FieldValue::of).toList()))))), null));
+    }
+
+    /**
+     * One storage-budget pass over the stored keyframes (their JPEG bytes in the frame store): a
+     * stream over {@code perStreamBytes} loses its oldest keyframes until it is within it, then, while
+     * all streams together are over {@code totalBytes}, the oldest keyframes of any stream go. A
+     * keyframe that goes takes its stored file and its frame document; what was read from it
+     * (perception, episodes) stays. 0 leaves a bound unset. {@code streams}: the streams it applies to, as
+     * patterns ({@code *} any run of characters), the total counting only them; empty: all. Only an administrator may run it.
+     */
+    public Budgeted budget(Caller caller, long perStreamBytes, long totalBytes, List<String> streams) throws IOException {
+        if (!caller.admin()) {
+            throw new ApiException(403, "forbidden", "per_stream_bytes", "only an administrator applies a storage budget");
+        }
+        if (perStreamBytes < 0 || totalBytes < 0) {
+            throw ApiException.badField("per_stream_bytes", "budgets are 0 (none) or more bytes");
+        }
+        Query stored = Query.of(q -> q.exists(e -> e.field("store_ref")));
+        Caller scope = new Caller("budget", streams.isEmpty(), streams);
+        Map<String, Long> before = new java.util.TreeMap<>(index.sumByStream(Names.FRAMES_INDEX, "jpeg_bytes", stored));
+        before.keySet().removeIf(id -> !scope.canRead(id));
+        if (before.isEmpty()) {
+            return new StreamResponses.Budgeted(perStreamBytes, totalBytes, 0, 0, Map.of(), 0);
+        }
+        Query covered = both(stored, Query.of(q -> q.terms(t -> t.field("stream_id").terms(v -> v.value(before.keySet().stream()
+                .map(FieldValue::of).toList())))));
+        Map<String, Long> freed = new java.util.TreeMap<>();
+        AtomicLong files = new AtomicLong();
+        if (perStreamBytes > 0) {
+            for (Map.Entry<String, Long> e : new java.util.TreeMap<>(before).entrySet()) {
+                if (e.getValue() > perStreamBytes) {
+                    freeOldest(both(term(e.getKey()), stored), e.getValue() - perStreamBytes, freed, files);
+                }
+            }
+        }
+        long used = before.values().stream().mapToLong(Long::longValue).sum() - freed.values().stream().mapToLong(Long::longValue).sum();
+        if (totalBytes > 0 && used > totalBytes) {
+            freeOldest(covered, used - totalBytes, freed, files);
+        }
+        long after = index.sumByStream(Names.FRAMES_INDEX, "jpeg_bytes", covered).values().stream().mapToLong(Long::longValue).sum();
+        return new StreamResponses.Budgeted(perStreamBytes, totalBytes, before.values().stream().mapToLong(Long::longValue).sum(), after,
+                freed, files.get());
+    }
+
+    /** Deletes the oldest stored keyframes {@code filter} matches until {@code excess} bytes are freed (or none is left). */
+    private void freeOldest(Query filter, long excess, Map<String, Long> freed, AtomicLong files) throws IOException {
+        long done = 0;
+        while (done < excess) {
+            List<JsonNode> oldest = index.oldest(Names.FRAMES_INDEX, filter, "event_time_ms", 500, "stream_id", "jpeg_bytes", "store_ref");
+            if (oldest.isEmpty()) {
+                return;
+            }
+            List<String> ids = new ArrayList<>();
+            for (JsonNode d : oldest) {
+                if (done >= excess) {
+                    break;
+                }
+                long bytes = d.path("jpeg_bytes").asLong();
+                ids.add(d.get("_id").asText());
+                done += bytes;
+                freed.merge(d.path("stream_id").asText(), bytes, Long::sum);
+            }
+            index.deleteWhere(Names.FRAMES_INDEX, Query.of(q -> q.ids(i -> i.values(ids))), doc -> deleteStored(doc, files), "store_ref");
+        }
+    }
+
+    private static Query keyword(String field, String value) {
+        return Query.of(q -> q.term(t -> t.field(field).value(value)));
+    }
+
+    private static Query longs(String field, java.util.Collection<Long> values) {
+        return Query.of(q -> q.terms(t -> t.field(field).terms(v -> v.value(values.stream().map(FieldValue::of).toList()))));
     }
 
     private static Long time(JsonNode body, String field) {

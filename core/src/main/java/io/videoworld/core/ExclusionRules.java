@@ -1,6 +1,5 @@
-package io.videoworld.engines.privacy;
+package io.videoworld.core;
 
-import io.videoworld.core.ScreenTitles;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +64,19 @@ public final class ExclusionRules implements Serializable {
 
     private static String norm(String s) {
         return s.replaceAll("[^\\p{L}\\p{N}]", "").toLowerCase(Locale.ROOT);
+    }
+
+    /** These rules followed by {@code more}'s. */
+    public ExclusionRules and(ExclusionRules more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        if (isEmpty()) {
+            return more;
+        }
+        List<Rule> all = new ArrayList<>(rules);
+        all.addAll(more.rules);
+        return new ExclusionRules(List.copyOf(all));
     }
 
     /** Whether there are no rules. */
