@@ -154,6 +154,16 @@ class ForgetTest {
                 EsDocuments.perception(screen(stream, epoch, 4, "Inbox - Mail", "weekly planning notes")),
                 EsDocuments.episode(new EpisodeDoc(stream, epoch, 99, 1, "screen_activity", "user", epoch + 2000, epoch + 4000, 2000, 4000,
                         "keepassxc", "Looked up a password", "Opened the vault: " + vault, List.of(), List.of(), 1, null, "rules", true, false)),
+                // What the memory graph derives from that episode, and an app node of another app that stays.
+                EsDocuments.graph(new GraphDoc(stream + ":e:000099:g", stream, epoch, GraphDoc.NODE, "episode", GraphDoc.NODE, stream + ":e:000099:g",
+                        "event " + stream + ":e:000099", null, null, "Looked up a password", 2000, 4000, List.of(), stream + ":e:000099", 1, false)),
+                EsDocuments.graph(new GraphDoc(stream + ":e:000099:g:uses", stream, epoch, GraphDoc.EDGE, "uses", GraphDoc.LOW, stream + ":g:user:user",
+                        "user", stream + ":g:app:keepassxc", "keepassxc", "user uses keepassxc (Looked up a password)", 2000, 4000, List.of(),
+                        stream + ":e:000099", 1, false)),
+                EsDocuments.graph(new GraphDoc(stream + ":g:app:keepassxc", stream, epoch, GraphDoc.NODE, "app", GraphDoc.NODE, stream + ":g:app:keepassxc",
+                        "keepassxc", null, null, "application keepassxc", 2000, 4000, List.of(), null, 1, false)),
+                EsDocuments.graph(new GraphDoc(stream + ":g:app:mail", stream, epoch, GraphDoc.NODE, "app", GraphDoc.NODE, stream + ":g:app:mail",
+                        "mail", null, null, "application mail", 4000, 5000, List.of(), null, 1, false)),
                 new io.videoworld.connectors.es.EsWrite(io.videoworld.core.Names.DEAD_LETTERS_INDEX, "dl-" + stream, 1,
                         Json.MAPPER.writeValueAsBytes(java.util.Map.of("index", "vw-perception", "doc_id", io.videoworld.core.Ids.frame(stream, 3),
                                 "stream_id", stream, "reason", "refused", "source", "{\"text\": \"" + vault + "\"}", "failed_at_ms", epoch)))));
@@ -171,6 +181,7 @@ class ForgetTest {
         assertThat(docs.get("vw-shots").asLong()).isEqualTo(1);
         assertThat(docs.get("vw-episodes").asLong()).isEqualTo(1);
         assertThat(docs.get("vw-dead-letters").asLong()).isEqualTo(1);
+        assertThat(docs.get("vw-graph").asLong()).as("the episode's node, its uses edge and the app's node").isEqualTo(3);
         assertThat(report.get("frames_deleted").asLong()).isEqualTo(2);
         // Nothing of the app can be found, the store holds none of its keyframes, and the rest stays.
         assertThat(findable(stream, vault)).isZero();
@@ -184,5 +195,6 @@ class ForgetTest {
         assertThat(count("vw-shots", stream)).isEqualTo(2);
         assertThat(findable(stream, "weekly planning notes")).isEqualTo(1);
         assertThat(count("vw-episodes", stream)).isEqualTo(3);
+        assertThat(count("vw-graph", stream)).as("the other app's node").isEqualTo(1);
     }
 }

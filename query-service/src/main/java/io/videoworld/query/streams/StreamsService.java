@@ -160,7 +160,8 @@ public final class StreamsService {
      * Every place an app was on screen: the perception documents that name it (their text, lines and
      * embeddings), the whole shots those keyframes were in (each frame document and stored keyframe of
      * them, their other perception and their detections, the shot documents), the episodes of the app,
-     * and the dead letters of any document deleted.
+     * the memory graph's documents that name the app or come from those episodes, and the dead letters
+     * of any document deleted.
      */
     private void forgetApp(String id, String app, Map<String, Long> counts, AtomicLong stored) throws IOException {
         String name = io.videoworld.core.ScreenTitles.app(app);
@@ -200,6 +201,14 @@ public final class StreamsService {
         List<String> ids = new ArrayList<>(shots);
         counts.put(Names.EPISODES_INDEX, index.deleteWhere(Names.EPISODES_INDEX, both(stream, keyword("app", name)),
                 doc -> ids.add(doc.path("event_id").asText()), "event_id"));
+        // The memory graph: the app's node and every edge that names it, and the nodes and edges derived from its episodes.
+        List<String> episodeIds = List.copyOf(ids.subList(shots.size(), ids.size()));
+        Query namesApp = Query.of(q -> q.bool(b -> b.should(phraseIn(app, "text", "source_label", "target_label"))
+                .should(phraseIn(name, "text", "source_label", "target_label"))
+                .should(s -> s.terms(t -> t.field("source_id").terms(v -> v.value(episodeIds.stream().map(FieldValue::of).toList()))))
+                .should(s -> s.terms(t -> t.field("clip_id").terms(v -> v.value(episodeIds.stream().map(FieldValue::of).toList()))))
+                .minimumShouldMatch("1")));
+        counts.put(Names.GRAPH_INDEX, index.deleteWhere(Names.GRAPH_INDEX, both(stream, namesApp), null));
         frameIndices.forEach(i -> ids.add(io.videoworld.core.Ids.frame(id, i)));
         counts.put(Names.DEAD_LETTERS_INDEX, ids.isEmpty() ? 0 : index.deleteWhere(Names.DEAD_LETTERS_INDEX, both(stream, Query.of(q -> q.terms(t -> t
                 .field("doc_id").terms(v -> v.value(ids.stream().map(FieldValue::of).toList()))))), null));
