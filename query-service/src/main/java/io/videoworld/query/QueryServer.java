@@ -118,6 +118,8 @@ public final class QueryServer implements AutoCloseable {
         json("DELETE", "/v1/streams/{id}", ctx -> wiring.streams().delete(ctx.attribute("caller"), ctx.pathParam("id")));
         json("POST", "/v1/streams/{id}/forget", ctx -> wiring.streams().forget(ctx.attribute("caller"), ctx.pathParam("id"),
                 bodies.read(ctx.req())));
+        json("GET", "/v1/people/{id}", ctx -> wiring.people().record(ctx.attribute("caller"), ctx.pathParam("id")));
+        json("DELETE", "/v1/people/{id}", ctx -> wiring.people().forget(ctx.attribute("caller"), ctx.pathParam("id")));
         route("POST", "/v1/alerts", ctx -> underDeadline(ctx, () -> wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req())),
                 (c, alert) -> c.status(201).json(alert)));
         json("GET", "/v1/alerts", ctx -> wiring.alerts().list(ctx.attribute("caller")));
