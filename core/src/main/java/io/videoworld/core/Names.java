@@ -16,6 +16,8 @@ public final class Names {
     public static final String TRACKS_INDEX = "vw-tracks";
     public static final String ACTIVITIES_INDEX = "vw-activities";
     public static final String ENTITIES_INDEX = "vw-entities";
+    /** Each person's append-only history: named, linked to a track, seen doing something. */
+    public static final String PEOPLE_INDEX = "vw-people";
     public static final String EPISODES_INDEX = "vw-episodes";
     public static final String EPISODE_DECISIONS_INDEX = "vw-episode-decisions";
     public static final String MEMORIES_INDEX = "vw-memories";

@@ -127,6 +127,8 @@ public final class QueryServer implements AutoCloseable {
         json("GET", "/v1/streams/{id}/exclusions", ctx -> wiring.exclusions().get(ctx.attribute("caller"), ctx.pathParam("id")));
         json("PUT", "/v1/streams/{id}/exclusions", ctx -> wiring.exclusions().put(ctx.attribute("caller"), ctx.pathParam("id"),
                 bodies.read(ctx.req())));
+        json("GET", "/v1/people/{id}", ctx -> wiring.people().record(ctx.attribute("caller"), ctx.pathParam("id")));
+        json("DELETE", "/v1/people/{id}", ctx -> wiring.people().forget(ctx.attribute("caller"), ctx.pathParam("id")));
         route("POST", "/v1/alerts", ctx -> underDeadline(ctx, () -> wiring.alerts().create(ctx.attribute("caller"), bodies.read(ctx.req())),
                 (c, alert) -> c.status(201).json(alert)));
         json("GET", "/v1/alerts", ctx -> wiring.alerts().list(ctx.attribute("caller")));

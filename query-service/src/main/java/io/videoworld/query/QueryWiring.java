@@ -72,6 +72,8 @@ final class QueryWiring implements AutoCloseable {
     private final TimelineLanes timeline;
     private final StreamsService streams;
     private final io.videoworld.query.streams.StreamExclusions exclusions;
+    private final io.videoworld.query.entity.People people;
+    private final io.videoworld.query.entity.PeopleService peopleService;
     private final Retention retention;
 
     QueryWiring(QueryConfig c, ServiceMetrics metrics) {
@@ -116,8 +118,15 @@ final class QueryWiring implements AutoCloseable {
         dispatcher.register("describe_visual", new DescribeTools(videos, access, c.vision(),
                 new VisualFacts(finder, objects, perception, memory, scene, audio))::describeVisual);
 
-        EntityTools entities = new EntityTools(videos, objects, finder, c.embedder());
-        TrajectoryTools trajectories = new TrajectoryTools(videos, segments, perception, entities, finder, access, c.vision(), looks);
+        var activities = new io.videoworld.connectors.esread.ActivityRepository(es);
+        var personHistory = new io.videoworld.connectors.esread.PersonHistory(es);
+        this.people = new io.videoworld.query.entity.People(personHistory, activities);
+        this.peopleService = new io.videoworld.query.entity.PeopleService(people, personHistory, objects, new StreamIndex(es), store, id -> {
+            looks.forgetStream(id);
+            memory.forgetStream(id);
+        });
+        EntityTools entities = new EntityTools(videos, objects, finder, c.embedder(), people);
+        TrajectoryTools trajectories = new TrajectoryTools(videos, segments, perception, entities, finder, access, c.vision(), looks, activities);
         dispatcher.register("register_entity", entities::registerEntity)
                 .register("list_entities", entities::listEntities)
                 .register("track_entity", trajectories::trackEntity)
@@ -199,6 +208,10 @@ final class QueryWiring implements AutoCloseable {
 
     io.videoworld.query.streams.StreamExclusions exclusions() {
         return exclusions;
+    }
+
+    io.videoworld.query.entity.PeopleService people() {
+        return peopleService;
     }
 
     @Override

@@ -2,7 +2,9 @@ package io.videoworld.connectors.esread;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Names;
@@ -38,13 +40,24 @@ public final class ActivityRepository {
 
     /** The push's activities overlapping a presentation-time range, earliest first (ties by id). */
     public List<PoseActivity> overlapping(String streamId, long epochMs, long fromMs, long toMs) throws IOException {
+        return read(Query.of(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
+                .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
+                .filter(f -> f.range(r -> r.number(n -> n.field("from_ms").lte((double) toMs))))
+                .filter(f -> f.range(r -> r.number(n -> n.field("to_ms").gte((double) fromMs)))))));
+    }
+
+    /** The activities of these tracks (of any stream), earliest first (ties by id). */
+    public List<PoseActivity> ofTracks(List<String> trackIds) throws IOException {
+        if (trackIds.isEmpty()) {
+            return List.of();
+        }
+        return read(Query.of(q -> q.terms(t -> t.field("track_id").terms(v -> v.value(trackIds.stream().map(FieldValue::of).toList())))));
+    }
+
+    private List<PoseActivity> read(Query query) throws IOException {
         try {
             List<PoseActivity> out = new ArrayList<>();
-            for (Hit<JsonNode> h : client.search(s -> s.index(Names.ACTIVITIES_INDEX).size(MAX)
-                    .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
-                            .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
-                            .filter(f -> f.range(r -> r.number(n -> n.field("from_ms").lte((double) toMs))))
-                            .filter(f -> f.range(r -> r.number(n -> n.field("to_ms").gte((double) fromMs))))))
+            for (Hit<JsonNode> h : client.search(s -> s.index(Names.ACTIVITIES_INDEX).size(MAX).query(query)
                     .sort(o -> o.field(f -> f.field("from_ms").order(SortOrder.Asc)))
                     .sort(o -> o.field(f -> f.field("activity_id").order(SortOrder.Asc))), JsonNode.class).hits().hits()) {
                 JsonNode d = h.source();

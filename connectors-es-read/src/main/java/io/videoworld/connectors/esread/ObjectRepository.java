@@ -196,6 +196,29 @@ public final class ObjectRepository {
         return ownEntities.overlay(streamId, read, Entity::entityId, java.util.Comparator.comparingLong(Entity::registeredAtMs));
     }
 
+    /** The entity registered under this id in every stream (a named person is registered under one id in each stream it is named in). */
+    public List<Entity> entitiesById(String entityId) throws IOException {
+        List<Entity> read = search(Names.ENTITIES_INDEX, q -> q.term(t -> t.field("entity_id").value(entityId)), "registered_at_ms", 500,
+                n -> Json.MAPPER.treeToValue(n, Entity.class));
+        java.util.Map<String, Entity> byStream = new java.util.LinkedHashMap<>();
+        read.forEach(e -> byStream.put(e.streamId(), e));
+        for (Entity e : ownEntities.recentValues()) {
+            if (e.entityId().equals(entityId)) {
+                byStream.put(e.streamId(), e);
+            }
+        }
+        return List.copyOf(byStream.values());
+    }
+
+    /** Forgets what is cached or remembered as written of an entity that was deleted in every stream. */
+    public void forgetEntity(String entityId, List<String> streamIds) {
+        streamIds.forEach(s -> ownEntities.forget(s + ":" + entityId));
+        entityLists.clear();
+        entityReads.clear();
+        trackReads.clear();
+        detectionReads.clear();
+    }
+
     private interface Reader<T> {
         T read(JsonNode source) throws IOException;
     }

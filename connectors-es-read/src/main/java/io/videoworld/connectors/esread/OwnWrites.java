@@ -107,6 +107,23 @@ public final class OwnWrites<T> {
         return List.copyOf(out);
     }
 
+    /** The values written within the keep window, of every stream. */
+    public List<T> recentValues() {
+        long now = System.nanoTime();
+        List<T> out = new ArrayList<>();
+        for (Entry<T> e : entries.values()) {
+            if (now - e.writtenNanos() < keepNanos) {
+                out.add(e.value());
+            }
+        }
+        return out;
+    }
+
+    /** Forgets the write of document {@code id}, as when it was deleted. */
+    public void forget(String id) {
+        entries.remove(id);
+    }
+
     /** Forgets the writes of a stream that was deleted, so they are neither laid over reads nor taken as still there. */
     public void forgetStream(String streamId) {
         entries.values().removeIf(e -> e.streamId().equals(streamId));

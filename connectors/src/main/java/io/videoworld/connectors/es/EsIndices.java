@@ -22,7 +22,7 @@ import org.elasticsearch.client.RestClient;
 public final class EsIndices {
     /** Every index the ingest job writes. */
     public static final List<String> ALL = List.of(Names.VIDEOS_INDEX, Names.FRAMES_INDEX, Names.SHOTS_INDEX, Names.PERCEPTION_INDEX,
-            Names.DETECTIONS_INDEX, Names.TRACKS_INDEX, Names.ACTIVITIES_INDEX, Names.ENTITIES_INDEX, Names.EPISODES_INDEX, Names.EPISODE_DECISIONS_INDEX,
+            Names.DETECTIONS_INDEX, Names.TRACKS_INDEX, Names.ACTIVITIES_INDEX, Names.ENTITIES_INDEX, Names.PEOPLE_INDEX, Names.EPISODES_INDEX, Names.EPISODE_DECISIONS_INDEX,
             Names.MEMORIES_INDEX, Names.DEAD_LETTERS_INDEX, Names.TRANSCRIPTS_INDEX, Names.EXCLUSIONS_INDEX,
             Names.GRAPH_INDEX);
 

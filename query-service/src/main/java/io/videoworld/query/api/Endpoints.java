@@ -46,6 +46,8 @@ public final class Endpoints {
             new Endpoint("PUT", "/v1/streams/{id}/exclusions", "Set a stream's exclusion rules from now on (app:, title:, domain:, url:, private); the job applies them with vw.privacy.stream-rules", JSON, true, false),
             new Endpoint("GET", "/v1/streams/{id}/events", "Live server-sent events as shots, scenes, episodes and tracks are indexed", SSE, false, false),
             new Endpoint("GET", "/v1/streams/{id}/timeline", "The lanes the timeline page draws, as JSON", JSON, false, false),
+            new Endpoint("GET", "/v1/people/{id}", "A named person's history replayed: name, tracks in each stream, activities, from when to when", JSON, false, false),
+            new Endpoint("DELETE", "/v1/people/{id}", "Forget a person: names, history, tracks, activities and the frames they were seen in, in every stream", JSON, false, false),
             new Endpoint("POST", "/v1/alerts", "Register an alert: a condition on new events and a webhook to call", JSON, true, false),
             new Endpoint("GET", "/v1/alerts", "The caller's alerts", JSON, false, false),
             new Endpoint("DELETE", "/v1/alerts/{id}", "Remove an alert", JSON, false, false),

@@ -10,27 +10,31 @@ import java.util.List;
 public final class EntityResponses {
     private EntityResponses() {}
 
-    /** register_entity; {@code note} when no track passes under the box and the entity holds the box only. */
+    /**
+     * register_entity; {@code note} when no track passes under the box and the entity holds the box
+     * only; {@code name} when a person was named (the id is then the person's in every stream).
+     */
     public record Registered(String entityId, double[] matchedBbox, double confidence, String visualSignature, List<String> associatedTracks,
-            String category, double frameTimestamp, String note) {}
+            String category, double frameTimestamp, String note, String name) {}
 
     /** list_entities. */
     public record Entities(List<Listed> entities, int totalCount) {}
 
     /**
-     * One entity and when it is on screen: a registered one ({@code kind} "entity") or a tracked
-     * object no registered entity claims ("track", its track id as {@code entity_id}).
+     * One entity and when it is on screen: a registered one ({@code kind} "entity"), a named person
+     * ("person", with its {@code name}) or a tracked object no registered entity claims
+     * ("track", its track id as {@code entity_id}).
      */
     public record Listed(String entityId, String kind, String hint, double firstSeen, double lastSeen, double totalDuration, String category,
-            List<String> tracks) {}
+            List<String> tracks, String name) {}
 
     /** track_entity (seed 001: get_entity_trajectory): one piece per track and scene. */
     public record Trajectory(String entityId, List<Piece> trajectory, double totalAppearanceDuration, Double firstAppearance,
             Double lastAppearance, int sceneTransitions) {}
 
-    /** The entity on one track within one scene. */
+    /** The entity on one track within one scene; {@code stream_id} when the track is of another stream (a person named there too). */
     public record Piece(double startTime, double endTime, String sceneId, String trackId, List<BoxAt> bboxes, String pathSummary,
-            double avgSpeed, double occlusionRatio) {}
+            double avgSpeed, double occlusionRatio, String streamId) {}
 
     /** Where the entity was at one time. */
     public record BoxAt(double time, double[] bbox, double confidence) {}

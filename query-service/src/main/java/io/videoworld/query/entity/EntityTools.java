@@ -39,6 +39,7 @@ import java.util.Optional;
  */
 public final class EntityTools {
     private static final double REID_SIMILARITY = 0.9;
+    private static final String PERSON = "person";
     /** How far from a time a track's nearest point may be and still say where the entity was then. */
     static final long NEAR_MS = 1500;
 
@@ -46,9 +47,14 @@ public final class EntityTools {
     private final ObjectRepository objects;
     private final ObjectFinder finder;
     private final TextEmbedder embedder;
+    private final People people;
 
-    /** @param embedder matches a text hint against what was detected; null matches by label only */
-    public EntityTools(VideoRepository videos, ObjectRepository objects, ObjectFinder finder, TextEmbedder embedder) {
+    /**
+     * @param embedder matches a text hint against what was detected; null matches by label only
+     * @param people the person registry a named person is recorded in
+     */
+    public EntityTools(VideoRepository videos, ObjectRepository objects, ObjectFinder finder, TextEmbedder embedder, People people) {
+        this.people = people;
         this.videos = videos;
         this.objects = objects;
         this.finder = finder;
@@ -60,6 +66,7 @@ public final class EntityTools {
         VideoDoc v = Videos.require(videos, args);
         double t = args.requiredNumber("timestamp", 0, 1e9);
         String hint = args.optionalString("entity_hint").or(() -> args.optionalString("description")).orElse(null);
+        String name = args.optionalString("name").map(n -> n.strip().replaceAll("\\s+", " ")).filter(n -> !n.isEmpty()).orElse(null);
         double[] given = null;
         if (args.has("bbox")) {
             List<Double> b = args.numberList("bbox", 4, 4, 0, 1);
@@ -102,13 +109,19 @@ public final class EntityTools {
                 }
             }
         }
+        if (name != null && (track == null || !PERSON.equals(track.category()))) {
+            throw ApiException.badField("name", "only a tracked person can be named, and no person track passes under this box near " + t + " s");
+        }
         String key = v.streamId() + "|" + v.epochMs() + "|" + (track != null ? track.id() : Arrays.toString(round3(box)));
-        String entityId = ContentIds.of("ent_", key, 8);
+        String entityId = name != null ? People.idOf(name) : ContentIds.of("ent_", key, 8);
         float[] appearance = track == null ? null : track.appearance();
-        objects.save(new Entity(entityId, v.streamId(), hint != null ? hint : category, hint, category, trackIds, pts, appearance));
+        objects.save(new Entity(entityId, v.streamId(), name != null ? name : hint != null ? hint : category, hint, category, trackIds, pts, appearance));
+        if (name != null) {
+            people.named(entityId, name, v, new ArrayList<>(objects.tracks(trackIds)));
+        }
         return new Registered(entityId, ObjectGeometry.xywh(box), round(chosen != null ? chosen.score() : 0, 4),
                 appearance == null ? null : ContentIds.of("vs_", Arrays.toString(appearance), 10), trackIds, category, pts / 1000.0,
-                track == null ? "no track passes under this box near " + t + " s; the entity holds the box only" : null);
+                track == null ? "no track passes under this box near " + t + " s; the entity holds the box only" : null, name);
     }
 
     /** The detection a box overlaps most, or that a hint describes best (by embedding, label and confidence). */
@@ -155,8 +168,9 @@ public final class EntityTools {
             List<Track> tracks = tracksOf(e);
             double first = tracks.isEmpty() ? e.registeredAtMs() / 1000.0 : tracks.stream().mapToLong(Track::firstMs).min().getAsLong() / 1000.0;
             double last = tracks.isEmpty() ? e.registeredAtMs() / 1000.0 : tracks.stream().mapToLong(Track::lastMs).max().getAsLong() / 1000.0;
-            out.add(new Listed(e.entityId(), "entity", e.hint(), first, last,
-                    tracks.stream().mapToLong(t -> t.lastMs() - t.firstMs()).sum() / 1000.0, e.category(), e.trackIds()));
+            boolean person = e.entityId().startsWith(People.PREFIX);
+            out.add(new Listed(e.entityId(), person ? PERSON : "entity", e.hint(), first, last,
+                    tracks.stream().mapToLong(t -> t.lastMs() - t.firstMs()).sum() / 1000.0, e.category(), e.trackIds(), person ? e.name() : null));
         }
         if (withTracks) {
             List<Track> tracks = new ArrayList<>(objects.tracks(v.streamId(), v.epochMs(), 0, Long.MAX_VALUE / 4));
@@ -164,7 +178,7 @@ public final class EntityTools {
             for (Track t : tracks) {
                 if (!claimed.contains(t.id()) && (category == null || category.equals(t.category()))) {
                     out.add(new Listed(t.id(), "track", null, t.firstMs() / 1000.0, t.lastMs() / 1000.0, (t.lastMs() - t.firstMs()) / 1000.0,
-                            t.category(), List.of(t.id())));
+                            t.category(), List.of(t.id()), null));
                 }
             }
         }
@@ -176,6 +190,12 @@ public final class EntityTools {
      * kind "track") as an entity of that one track; else a 404 naming {@code field}.
      */
     Entity require(VideoDoc v, String entityId, String field) throws IOException {
+        if (entityId.startsWith(People.PREFIX)) {
+            List<Entity> named = objects.entitiesById(entityId);
+            if (!named.isEmpty()) {
+                return acrossStreams(v, named);
+            }
+        }
         Optional<Entity> registered = objects.entity(v.streamId(), entityId);
         if (registered.isPresent()) {
             return registered.get();
@@ -189,6 +209,17 @@ public final class EntityTools {
         }
         throw ApiException.notFound(field, "no entity '" + entityId + "' is registered for '" + v.streamId()
                 + "' and no track has that id; call list_entities or register_entity first");
+    }
+
+    /** A person named in several streams as one entity: every stream's tracks, this stream's first, and this stream's name for them. */
+    private static Entity acrossStreams(VideoDoc v, List<Entity> named) {
+        List<Entity> order = new ArrayList<>(named);
+        order.sort(java.util.Comparator.comparing((Entity e) -> !e.streamId().equals(v.streamId())));
+        java.util.LinkedHashSet<String> tracks = new java.util.LinkedHashSet<>();
+        order.forEach(e -> tracks.addAll(e.trackIds()));
+        Entity first = order.get(0);
+        return new Entity(first.entityId(), v.streamId(), first.name(), first.hint(), first.category(), List.copyOf(tracks), first.registeredAtMs(),
+                first.appearance());
     }
 
     /** The entity's tracks, first seen first. */

@@ -6,6 +6,8 @@ import io.videoworld.connectors.esread.ObjectRepository.Entity;
 import io.videoworld.connectors.esread.ObjectRepository.Found;
 import io.videoworld.connectors.esread.ObjectRepository.Point;
 import io.videoworld.connectors.esread.ObjectRepository.Track;
+import io.videoworld.connectors.esread.ActivityRepository;
+import io.videoworld.connectors.esread.ActivityRepository.PoseActivity;
 import io.videoworld.connectors.esread.PerceptionRepository;
 import io.videoworld.connectors.esread.SegmentRepository;
 import io.videoworld.connectors.esread.VideoRepository;
@@ -45,10 +47,13 @@ import javax.imageio.ImageIO;
 /**
  * Seed 001 API 8 {@code get_entity_trajectory} (seed 000 {@code track_entity}) and API 9
  * {@code query_entity_state} over a registered entity's tracks. The state is what was measured
- * (colour, motion, overlapping objects, text on it); with a vision model configured and a
- * question asked, the model answers from a crop around the entity instead.
+ * (colour, motion, overlapping objects, text on it) and, for a person with indexed activities,
+ * what the person was doing, which then answers the question; with a vision model configured and
+ * a question asked, the model answers from a crop around the entity instead.
  */
 public final class TrajectoryTools {
+    /** How far from a time an activity's span may end or begin and still say what the person was doing then. */
+    static final long ACTIVITY_NEAR_MS = 500;
     private final VideoRepository videos;
     private final SegmentRepository segments;
     private final PerceptionRepository perception;
@@ -57,14 +62,17 @@ public final class TrajectoryTools {
     private final FrameAccess frames;
     private final LlmClient vlm;
     private final EntityLooks looks;
+    private final ActivityRepository activities;
 
     /**
      * @param vlm a vision-language model for questions about an entity; null answers from measurements
      * @param looks the crops and colours of boxes already looked at (shared with what forgets deleted streams)
+     * @param activities the people's activities the person operator indexed
      */
     public TrajectoryTools(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception, EntityTools entities,
-            ObjectFinder finder, FrameAccess frames, LlmClient vlm, EntityLooks looks) {
+            ObjectFinder finder, FrameAccess frames, LlmClient vlm, EntityLooks looks, ActivityRepository activities) {
         this.looks = looks;
+        this.activities = activities;
         this.videos = videos;
         this.segments = segments;
         this.perception = perception;
@@ -87,9 +95,11 @@ public final class TrajectoryTools {
         double last = Double.NaN;
         for (Track t : entities.tracksOf(e)) {
             Map<String, List<Point>> byScene = new LinkedHashMap<>();
+            // A named person's tracks in other streams: their own stream's times, and no scene of this one.
+            String elsewhere = t.id().startsWith(v.streamId() + ":") ? null : t.id().substring(0, Math.max(0, t.id().lastIndexOf(":t:")));
             for (Point p : t.timeline()) {
                 if (p.score() >= minConfidence) {
-                    byScene.computeIfAbsent(sceneOf(scenes, p.ptsMs()), k -> new ArrayList<>()).add(p);
+                    byScene.computeIfAbsent(elsewhere == null ? sceneOf(scenes, p.ptsMs()) : "", k -> new ArrayList<>()).add(p);
                 }
             }
             for (var piece : byScene.entrySet()) {
@@ -97,10 +107,14 @@ public final class TrajectoryTools {
                 double s = pts.get(0).ptsMs() / 1000.0;
                 double en = pts.get(pts.size() - 1).ptsMs() / 1000.0;
                 List<BoxAt> boxes = pts.stream().map(p -> new BoxAt(p.ptsMs() / 1000.0, ObjectGeometry.xywh(p.bbox()), p.score())).toList();
-                trajectory.add(new Piece(s, en, piece.getKey(), t.id(), boxes, TrackMotion.pathSummary(pts),
-                        round(TrackMotion.pixelsPerSecond(pts), 1), round(occlusion(pts), 4)));
-                if (piece.getKey() != null) {
+                String scene = elsewhere == null ? piece.getKey() : null;
+                trajectory.add(new Piece(s, en, scene, t.id(), boxes, TrackMotion.pathSummary(pts),
+                        round(TrackMotion.pixelsPerSecond(pts), 1), round(occlusion(pts), 4), elsewhere));
+                if (scene != null) {
                     sceneIds.add(piece.getKey());
+                }
+                if (elsewhere != null) {
+                    continue; // times of another push: listed, not summed with this video's
                 }
                 total += en - s;
                 first = Double.isNaN(first) ? s : Math.min(first, s);
@@ -179,10 +193,18 @@ public final class TrajectoryTools {
         int i = track.timeline().indexOf(p);
         List<Point> around = track.timeline().subList(Math.max(0, i - 2), Math.min(track.timeline().size(), i + 3));
         String motion = TrackMotion.activity(track.category(), TrackMotion.heightsPerSecond(around));
+        List<PoseActivity> doing = activities == null ? List.of()
+                : PersonStates.at(activities.ofTracks(List.of(track.id())), p.ptsMs(), ACTIVITY_NEAR_MS);
         String evidence = (colour == null ? "" : colour + " ") + track.category() + " (" + track.id() + "), " + motion
-                + (with.isEmpty() ? "" : ", overlapping " + String.join(", ", with)) + (text.isEmpty() ? "" : ", text on it: " + String.join(" / ", text));
+                + (with.isEmpty() ? "" : ", overlapping " + String.join(", ", with)) + (text.isEmpty() ? "" : ", text on it: " + String.join(" / ", text))
+                + (doing.isEmpty() ? "" : ", " + PersonStates.evidence(doing));
         String answer = evidence;
         String source = "structured";
+        String who = e.entityId().startsWith(People.PREFIX) && e.name() != null ? e.name() : "the " + track.category();
+        if (!doing.isEmpty() && (vlm == null || query == null)) {
+            answer = PersonStates.answer(who, query, doing);
+            source = "activities";
+        }
         String vlmError = null;
         if (vlm != null && query != null) {
             try {
@@ -196,8 +218,9 @@ public final class TrajectoryTools {
             }
         }
         return new State(vlmError, answer, source, round(p.score(), 4), evidence, ObjectGeometry.xywh(p.bbox()), p.ptsMs() / 1000.0, with, text,
-                new Picture("jpeg", Base64.getEncoder().encodeToString(crop)), query != null && vlm == null
-                        ? "no vision-language model is configured, so the question is answered with what the detector and tracker measured" : null);
+                new Picture("jpeg", Base64.getEncoder().encodeToString(crop)), query == null || vlm != null ? null : doing.isEmpty()
+                        ? "no vision-language model is configured, so the question is answered with what the detector and tracker measured"
+                        : "no vision-language model is configured, so the question is answered from the activities indexed from the person's pose and motion");
     }
 
     /** The frame of a track point decoded: the box's crop, its dominant colour and the frame's size. */
