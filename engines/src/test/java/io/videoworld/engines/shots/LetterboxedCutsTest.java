@@ -148,6 +148,13 @@ class LetterboxedCutsTest {
     }
 
     @Test
+    void everyCutOfANightLetterboxedFilmWhoseWholeFrameIsUnderTheFadeFloorIsFound() {
+        // At 45% many frames' whole-frame mean (bars included) is under the fade floor, while the picture inside
+        // the bars is not black: bars known over the frames around, not from the one frame, tell them apart.
+        assertThat(found(film(0.45))).containsExactlyElementsOf(cuts());
+    }
+
+    @Test
     void everyCutOfABlackAndWhiteFastCutFilmIsFound() {
         // Grey pictures have no hue or saturation to change: a cut scores on brightness alone.
         assertThat(found(film(1.0, true))).containsExactlyElementsOf(cuts());
