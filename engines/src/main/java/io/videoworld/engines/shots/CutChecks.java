@@ -14,7 +14,7 @@ final class CutChecks {
         if (p.uses(ShotParams.CONTENT) && c >= p.contentThreshold()) {
             detector = ShotParams.CONTENT;
         }
-        if (p.uses(ShotParams.ADAPTIVE) && c >= lowestFloor(p) && c >= floor(w, p, t)) {
+        if (p.uses(ShotParams.ADAPTIVE) && c >= floor(w, p, t)) {
             double sum = 0;
             int n = 0;
             for (long k = t - p.adaptiveWindow(); k <= t + p.adaptiveWindow(); k++) {
@@ -34,43 +34,16 @@ final class CutChecks {
 
     /** Mean brightness (0-255) of the brighter picture of a pair under which the adaptive floor shrinks with it. */
     static final double DIM = 64;
-    /** Mean colour (saturation times brightness, 0-255) of the more colourful picture of a pair under which the floor shrinks with it. */
-    static final double GREY = 16;
-    /** The least share of {@code adaptiveMinContent} the floor keeps, however dim and grey the pictures. */
-    static final double FLOOR_MIN_SHARE = 0.2;
 
     /**
      * The least content score the adaptive detector accepts at {@code t}: {@code adaptiveMinContent}
-     * for pictures of ordinary brightness and colour, less for dim ones (in proportion, down to a
-     * third), since every term of the score scales with brightness (a cut between two night shots
-     * scores a third of the same cut in daylight) while the frame-to-frame noise the floor is there
-     * for does too; and less for grey ones (black-and-white film, down to a third), whose hue and
-     * saturation terms are zero, so that a cut scores on brightness alone, a third of the score,
-     * and so does their noise.
+     * for pictures of ordinary brightness, less in proportion for dim ones (down to a third), since
+     * every term of the score scales with brightness (a cut between two night shots scores a third
+     * of the same cut in daylight) while the frame-to-frame noise the floor is there for does too.
      */
     static double floor(FrameWindow w, ShotParams p, long t) {
         double lit = Math.max(w.at(t - 1).luma(), w.at(t).luma());
-        double dim = Math.max(1 / 3.0, Math.min(1, lit / DIM));
-        double colour = Math.min(1, Math.max(colour(w.at(t - 1)), colour(w.at(t))) / GREY);
-        return p.adaptiveMinContent() * Math.max(FLOOR_MIN_SHARE, dim * (1 + 2 * colour) / 3);
-    }
-
-    /** The lowest the floor can be: a cut scored under it is none whatever the pictures. */
-    static double lowestFloor(ShotParams p) {
-        return p.adaptiveMinContent() * FLOOR_MIN_SHARE;
-    }
-
-    /** Mean saturation times brightness (0-255) of a frame's HSV image: 0 for a grey picture. */
-    static double colour(FrameFeatures f) {
-        byte[] x = f.hsv();
-        if (x == null || x.length < 3) {
-            return 255;
-        }
-        long sum = 0;
-        for (int i = 0; i < x.length; i += 3) {
-            sum += (x[i + 1] & 0xFF) * (x[i + 2] & 0xFF);
-        }
-        return sum / 255.0 / (x.length / 3);
+        return p.adaptiveMinContent() * Math.max(1 / 3.0, Math.min(1, lit / DIM));
     }
 
     /** How many times the frames within a side may differ for the sides to count as two shots. */

@@ -156,7 +156,8 @@ class LetterboxedCutsTest {
 
     @Test
     void everyCutOfABlackAndWhiteFastCutFilmIsFound() {
-        // Grey pictures have no hue or saturation to change: a cut scores on brightness alone.
+        // Grey pictures have no hue or saturation to change: a cut scores on brightness alone (these cuts are strong
+        // enough for the colour floor; a regression guard, not a test of a grey-specific rule).
         assertThat(found(film(1.0, true))).containsExactlyElementsOf(cuts());
     }
 
