@@ -1,6 +1,7 @@
 package io.videoworld.engines.shots;
 
 import io.videoworld.core.FrameFeatures;
+import io.videoworld.core.SourceKind;
 import io.videoworld.engines.shots.ShotState.Boundary;
 
 /**
@@ -40,10 +41,94 @@ final class FadeWatch {
         return f.luma() < p.fadeFloor();
     }
 
+    /** Frames either side of a dark frame whose edges must all be black for those edges to count as bars. */
+    static final int BAR_FRAMES = 24;
+    /** The fewest frames those must be: fewer say nothing about bars over time. */
+    static final int BAR_MIN_FRAMES = 8;
+
+    /**
+     * Whether frame {@code t} of the window is black: its mean brightness is under the fade floor,
+     * and so is the mean inside the stream's letterbox or pillarbox bars. Bars are edge rows and
+     * columns black in every frame of the window around {@code t} (up to {@link #BAR_FRAMES} either
+     * side), so they are known over time, not from the one frame: a fade darkens a picture's edges
+     * first, which no earlier frame of the window shares, while a dim scene inside bars is not
+     * black because the bars around it are.
+     */
+    boolean dark(FrameWindow w, long t) {
+        FrameFeatures f = w.at(t);
+        if (!dark(f)) {
+            return false;
+        }
+        long from = Math.max(w.firstPosition(), t - BAR_FRAMES);
+        long to = Math.min(w.lastPosition(), t + BAR_FRAMES);
+        if (to - from + 1 < BAR_MIN_FRAMES || f.sourceKind() == SourceKind.SCREEN) {
+            return true;
+        }
+        int width = f.featureWidth();
+        byte[] x = f.hsv();
+        if (width <= 0 || x == null || x.length % (3 * width) != 0) {
+            return true;
+        }
+        int h = x.length / 3 / width;
+        boolean[] rows = new boolean[h];
+        boolean[] cols = new boolean[width];
+        java.util.Arrays.fill(rows, true);
+        java.util.Arrays.fill(cols, true);
+        for (long k = from; k <= to; k++) {
+            byte[] y = w.at(k).hsv();
+            if (y == null || y.length != x.length) {
+                return true;
+            }
+            for (int r = 0; r < h; r++) {
+                for (int c = 0; c < width; c++) {
+                    if ((y[(r * width + c) * 3 + 2] & 0xFF) > FrameDistance.BAR_LEVEL) {
+                        rows[r] = false;
+                        cols[c] = false;
+                    }
+                }
+            }
+        }
+        int top = 0;
+        while (top < h && rows[top]) {
+            top++;
+        }
+        int bottom = h;
+        while (bottom > top && rows[bottom - 1]) {
+            bottom--;
+        }
+        int left = 0;
+        while (left < width && cols[left]) {
+            left++;
+        }
+        int right = width;
+        while (right > left && cols[right - 1]) {
+            right--;
+        }
+        if (top == 0 && bottom == h && left == 0 && right == width || bottom <= top || right <= left
+                || top + h - bottom > FrameDistance.BAR_MAX_SHARE * h || left + width - right > FrameDistance.BAR_MAX_SHARE * width) {
+            return true;
+        }
+        long sum = 0;
+        for (int r = top; r < bottom; r++) {
+            for (int c = left; c < right; c++) {
+                sum += x[(r * width + c) * 3 + 2] & 0xFF;
+            }
+        }
+        // V (the brightest channel) inside the bars, scaled to the frame's own luma the way the whole frame's V relates to it.
+        double inside = sum / (double) ((bottom - top) * (right - left));
+        double whole = 0;
+        for (int i = 2; i < x.length; i += 3) {
+            whole += x[i] & 0xFF;
+        }
+        whole /= x.length / 3.0;
+        double insideLuma = whole <= 0 ? 0 : f.luma() * inside / whole;
+        return insideLuma < p.fadeFloor();
+    }
+
     /** Whether a frame in [from, to] is black: fades through black are this detector's, not the blend model's. */
     boolean darkWithin(FrameWindow w, long from, long to) {
         for (long k = Math.max(from, w.firstPosition()); k <= Math.min(to, w.lastPosition()); k++) {
-            if (dark(w.at(k))) {
+            if (dark(w, k)) {
                 return true;
             }
         }
@@ -56,7 +141,7 @@ final class FadeWatch {
      */
     Boundary decide(FrameWindow w, long t, long nextAssemble) {
         FrameFeatures f = w.at(t);
-        boolean dark = dark(f);
+        boolean dark = dark(w, t);
         Boundary found = null;
         if (p.uses(ShotParams.FADE)) {
             if (dark && !inDark) {

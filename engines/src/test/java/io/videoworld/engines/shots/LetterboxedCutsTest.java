@@ -72,11 +72,25 @@ class LetterboxedCutsTest {
 
     /** The pieces one after another, each picture cropped to 2.35:1 and boxed, its levels scaled by {@code gain}. */
     private static List<byte[]> film(double gain) {
+        return film(gain, false);
+    }
+
+    /** The same, in black and white when {@code grey} (each pixel its mean of B, G and R). */
+    private static List<byte[]> film(double gain, boolean grey) {
         List<byte[]> out = new ArrayList<>();
         for (Piece p : PIECES) {
             for (int i = 0; i < p.frames(); i++) {
                 byte[] src = p.trailer() ? megamind.get(p.from() + i) : vtest.get(p.from() + i);
-                out.add(letterbox(src, p.trailer() ? megamindH : vtestH, gain));
+                byte[] f = letterbox(src, p.trailer() ? megamindH : vtestH, gain);
+                if (grey) {
+                    for (int k = 0; k < f.length; k += 3) {
+                        byte m = (byte) (((f[k] & 0xFF) + (f[k + 1] & 0xFF) + (f[k + 2] & 0xFF)) / 3);
+                        f[k] = m;
+                        f[k + 1] = m;
+                        f[k + 2] = m;
+                    }
+                }
+                out.add(f);
             }
         }
         return out;
@@ -131,6 +145,20 @@ class LetterboxedCutsTest {
         // Megamind's restaurant is dim already (mean level about 35 of 255); at 60% it is a night scene of a graded
         // trailer, mean 15-20 with its bars, still above the fade detector's floor for black.
         assertThat(found(film(0.6))).containsExactlyElementsOf(cuts());
+    }
+
+    @Test
+    void everyCutOfANightLetterboxedFilmWhoseWholeFrameIsUnderTheFadeFloorIsFound() {
+        // At 45% many frames' whole-frame mean (bars included) is under the fade floor, while the picture inside
+        // the bars is not black: bars known over the frames around, not from the one frame, tell them apart.
+        assertThat(found(film(0.45))).containsExactlyElementsOf(cuts());
+    }
+
+    @Test
+    void everyCutOfABlackAndWhiteFastCutFilmIsFound() {
+        // Grey pictures have no hue or saturation to change: a cut scores on brightness alone (these cuts are strong
+        // enough for the colour floor; a regression guard, not a test of a grey-specific rule).
+        assertThat(found(film(1.0, true))).containsExactlyElementsOf(cuts());
     }
 
     @Test

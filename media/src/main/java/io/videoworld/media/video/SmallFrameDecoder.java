@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.bytedeco.ffmpeg.avcodec.AVCodec;
+import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.ffmpeg.global.swscale;
 import org.bytedeco.javacv.FFmpegFrameGrabber;
@@ -13,7 +15,9 @@ import org.bytedeco.javacv.Frame;
 /**
  * Decodes a video into small BGR pictures for analysis (shot detection), letting FFmpeg do all the
  * shrinking: codecs that can decode at a fraction of their size (MPEG-1/2/4, MJPEG, H.263 and
- * kin) do so ({@code lowres}, which at 1/8 is the mean of each 8x8 block), the others skip their
+ * kin) do so ({@code lowres}, which at 1/8 is the mean of each 8x8 block, and never deeper than
+ * the decoder declares it can: asked of Cinepak or Microsoft Video 1, it yields blank or broken
+ * pictures without failing), the others skip their
  * deblocking filter, and swscale's area filter brings the picture to the target width in the same
  * pass as the colour conversion. Decoding runs on FFmpeg's frame threads. Nothing is
  * JPEG-encoded, and the full-size picture is never converted to BGR.
@@ -48,7 +52,7 @@ public final class SmallFrameDecoder implements AutoCloseable {
             // The size is known only once the stream is open; probing costs an open, not a decode.
             int[] size = probe(uri);
             int lowres = 0;
-            while (reduce && lowres < 3 && (size[0] >> (lowres + 1)) >= width) {
+            while (reduce && lowres < Math.min(3, size[2]) && (size[0] >> (lowres + 1)) >= width) {
                 lowres++;
             }
             if (lowres > 0) {
@@ -78,16 +82,19 @@ public final class SmallFrameDecoder implements AutoCloseable {
         this.fps = grabber.getFrameRate() > 0 ? grabber.getFrameRate() : 25.0;
     }
 
+    /** The video's width, height and the most {@code lowres} its decoder supports (0: none). */
     private static int[] probe(String uri) throws IOException {
         try (FFmpegFrameGrabber g = new FFmpegFrameGrabber(uri)) {
             g.start();
             int w = g.getImageWidth();
             int h = g.getImageHeight();
+            AVCodec decoder = avcodec.avcodec_find_decoder(g.getVideoCodec());
+            int maxLowres = decoder == null || decoder.isNull() ? 0 : decoder.max_lowres() & 0xFF;
             g.stop();
             if (w <= 0 || h <= 0) {
                 throw new IOException("no video stream in " + uri);
             }
-            return new int[] {w, h};
+            return new int[] {w, h, maxLowres};
         } catch (FFmpegFrameGrabber.Exception e) {
             throw new IOException("cannot open video " + uri + ": " + e.getMessage(), e);
         }
