@@ -29,7 +29,7 @@ import java.util.function.Consumer;
 /**
  * {@code GET /v1/people/{id}} (a named person's history replayed) and {@code DELETE /v1/people/{id}}
  * ("forget this person"): the person's names (every entity registered on their tracks), history,
- * tracks (boxes and appearance descriptors), activities, and the frames they were seen in with
+ * tracks (boxes and appearance descriptors), activities, their memory-graph nodes and edges, and the frames they were seen in with
  * those frames' stored keyframes, detections and perception, in every stream they were named in.
  */
 public final class PeopleService {
@@ -119,6 +119,10 @@ public final class PeopleService {
             counts.put(point, n);
         }
         counts.put(Names.ACTIVITIES_INDEX, index.deleteWhere(Names.ACTIVITIES_INDEX, tracks, null));
+        // The memory graph's nodes of those tracks and the edges from them (appears_in, does).
+        List<String> trackNodes = k.tracks().stream().map(t -> t + ":g").toList();
+        counts.put(Names.GRAPH_INDEX, index.deleteWhere(Names.GRAPH_INDEX, Query.of(x -> x.bool(b -> b.should(terms("source_id", trackNodes))
+                .should(terms("clip_id", k.tracks())).minimumShouldMatch("1"))), null));
         Query named = Query.of(x -> x.bool(b -> b.should(s -> s.term(t -> t.field("entity_id").value(id)))
                 .should(s -> s.terms(t -> t.field("track_ids").terms(v -> v.value(k.tracks().stream().map(FieldValue::of).toList()))))
                 .minimumShouldMatch("1")));
