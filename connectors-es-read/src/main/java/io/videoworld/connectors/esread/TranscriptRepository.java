@@ -20,6 +20,20 @@ public final class TranscriptRepository {
         this.client = client;
     }
 
+    /** The stretch heard last (latest event time) in any stream, failed ones included; empty when none is indexed. */
+    public java.util.Optional<TranscriptDoc> newest() throws IOException {
+        try {
+            List<Hit<TranscriptDoc>> hits = client.search(s -> s.index(Names.TRANSCRIPTS_INDEX).size(1)
+                    .sort(o -> o.field(f -> f.field("event_time_ms").order(SortOrder.Desc))), TranscriptDoc.class).hits().hits();
+            return hits.isEmpty() ? java.util.Optional.empty() : java.util.Optional.ofNullable(hits.get(0).source());
+        } catch (ElasticsearchException e) {
+            if (e.status() == 404) {
+                return java.util.Optional.empty();
+            }
+            throw e;
+        }
+    }
+
     /**
      * The stretches of a push that overlap presentation times {@code [fromMs, toMs]}, failed ones
      * included, by start time; empty when there are none or the index does not exist yet.
