@@ -137,5 +137,10 @@ class SpokenMemoryTest {
         assertThat(s.get("candidates").get(0).get("segment_id").asText()).isEqualTo(Ids.transcript(CAM, 20_000));
         assertThat(s.get("candidates").get(0).get("matched_modalities")).extracting(JsonNode::asText).containsExactly("audio");
         assertThat(s.has("audio_note")).isFalse();
+        // What the catalog claims for the audio modality is what this test shows.
+        io.videoworld.query.api.ToolCatalog catalog = io.videoworld.query.api.ToolCatalog.load();
+        for (String tool : List.of("temporal_search", "search_segments_by_semantics")) {
+            assertThat(catalog.find(tool).orElseThrow().description()).contains("the speech the ingest job recognised (a stretch must share a word");
+        }
     }
 }
