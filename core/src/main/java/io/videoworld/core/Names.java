@@ -8,6 +8,8 @@ public final class Names {
     public static final String AUDIO_TOPIC = "vw.audio";
     /** Stretches of speech and their transcripts ({@link TranscriptDoc}). */
     public static final String TRANSCRIPTS_INDEX = "vw-transcripts";
+    /** The ingest job's speech operator's name; {@code /health} looks for it among the job's vertices. */
+    public static final String SPEECH_STAGE = "speech: voice activity, recognition";
     public static final String VIDEOS_INDEX = "vw-videos";
     public static final String FRAMES_INDEX = "vw-frames";
     public static final String SHOTS_INDEX = "vw-shots";

@@ -406,7 +406,7 @@ public final class IngestJob {
         SingleOutputStreamOperator<TranscriptDoc> speech = routes.tap(chunks.keyBy(AudioChunk::streamId, Types.STRING)
                 .process(new SpeechOperator(conf.get(PerceptionOptions.MODELS), AudioOptions.recognizer(conf), AudioOptions.segmenter(conf),
                         conf.get(AudioOptions.IDLE).toMillis()).redacting(PrivacyOptions.redactor(conf)))
-                .name("speech: voice activity, recognition").uid("speech"));
+                .name(io.videoworld.core.Names.SPEECH_STAGE).uid("speech"));
         return routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE).name("transcript documents"))
                 .union(routes.tap(speech.process(GraphWrites.fromTranscripts(), ES_WRITE).name("graph from transcripts")));
     }

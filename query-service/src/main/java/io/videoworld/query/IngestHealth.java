@@ -2,6 +2,7 @@ package io.videoworld.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.videoworld.core.Json;
+import io.videoworld.core.Names;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -25,7 +26,8 @@ import java.util.concurrent.CompletionException;
  * restarted in the last ten minutes, and the sums of its {@code vwDeadLetters} and
  * {@code vwPerceptionFailures} operator metrics. A job in a restart loop can show RUNNING most of
  * the time (region failover never leaves that state), so restarts are counted from the job's
- * exception history and its {@code numRestarts} metric. Readings are reused for two seconds so
+ * exception history and its {@code numRestarts} metric. {@code audio} says whether the job runs its
+ * speech operator (a vertex named {@link Names#SPEECH_STAGE}), read from the job's plan. Readings are reused for two seconds so
  * polling {@code /health} costs Flink nothing much.
  */
 public final class IngestHealth {
@@ -95,6 +97,7 @@ public final class IngestHealth {
             long started = job.path("start-time").asLong(0);
             CompletableFuture<JsonNode> exceptions = get("/jobs/" + id + "/exceptions?maxExceptions=100");
             CompletableFuture<JsonNode> restartsMetric = get("/jobs/" + id + "/metrics?get=numRestarts");
+            CompletableFuture<JsonNode> plan = get("/jobs/" + id);
             CompletableFuture<Long> deadLetters = operatorSum(id, "vwDeadLetters");
             CompletableFuture<Long> perceptionFailures = operatorSum(id, "vwPerceptionFailures");
             long numRestarts = -1;
@@ -124,6 +127,11 @@ public final class IngestHealth {
             if (lastFailure > 0) {
                 out.put("last_failure_at", Instant.ofEpochMilli(lastFailure).toString());
             }
+            boolean audio = false;
+            for (JsonNode v : plan.join().path("vertices")) {
+                audio |= v.path("name").asText().contains(Names.SPEECH_STAGE);
+            }
+            out.put("audio", audio ? "on" : "off");
             out.put("dead_letters", deadLetters.join());
             out.put("perception_failures", perceptionFailures.join());
             String problem = null;

@@ -107,7 +107,8 @@ final class QueryWiring implements AutoCloseable {
                 .register("crop_region", new CropTools(videos, access, c.limits())::cropRegion);
 
         ObjectFinder finder = new ObjectFinder(objects, access, c.detector());
-        AudioTools audio = new AudioTools(videos, new io.videoworld.connectors.esread.TranscriptRepository(es), c.transcriber(), c.sources());
+        io.videoworld.connectors.esread.TranscriptRepository transcripts = new io.videoworld.connectors.esread.TranscriptRepository(es);
+        AudioTools audio = new AudioTools(videos, transcripts, c.transcriber(), c.sources());
         SceneTools scene = new SceneTools(videos, finder);
         dispatcher.register("detect_objects", new ObjectTools(videos, finder, c.embedder())::detectObjects)
                 .register("recognize_activity", new ActivityTools(videos, objects, new io.videoworld.connectors.esread.ActivityRepository(es))::recognizeActivity)
@@ -133,7 +134,7 @@ final class QueryWiring implements AutoCloseable {
                 .register("query_entity_state", trajectories::queryEntityState)
                 .register("spatial_relation", new SpatialRelations(videos, finder, entities)::spatialRelation);
 
-        EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, memory, c.embedder());
+        EvidenceSearch evidence = new EvidenceSearch(videos, segments, perception, memory, c.embedder(), transcripts);
         RetrievalTools retrieval = new RetrievalTools(videos, evidence, memory, c.embedder(), audio);
         dispatcher.register("temporal_search", retrieval::temporalSearch)
                 .register("search_segments_by_semantics", retrieval::searchSegmentsBySemantics)

@@ -3,7 +3,15 @@ package io.videoworld.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.es.EsDocuments;
+import io.videoworld.connectors.es.EsIndices;
 import io.videoworld.core.Json;
+import io.videoworld.core.Names;
+import io.videoworld.core.TranscriptDoc;
+import io.videoworld.testkit.SnapshotStreams;
 import io.videoworld.testkit.TestInfra;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -12,6 +20,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -72,6 +81,7 @@ class IngestHealthTest {
         assertThat(none.status).isEqualTo(503);
         assertThat(none.json.get("status").asText()).isEqualTo("degraded");
         assertThat(none.json.at("/ingest_job/state").asText()).isEqualTo("not_found");
+        assertThat(none.json.at("/speech/audio").asText()).isEqualTo("unknown");
 
         JobID healthy = submit(false);
         Health ok = waitFor(server, h -> h.status == 200 && h.json.at("/ingest_job/dead_letters").asLong() > 0
@@ -80,6 +90,9 @@ class IngestHealthTest {
         assertThat(ok.json.at("/ingest_job/state").asText()).isEqualTo("RUNNING");
         assertThat(ok.json.at("/ingest_job/restarts_last_10_min").asLong()).isZero();
         assertThat(ok.json.has("problems")).isFalse();
+        // The job runs an operator under the speech stage's name, so the audio branch reads as on.
+        assertThat(ok.json.at("/ingest_job/audio").asText()).isEqualTo("on");
+        assertThat(ok.json.at("/speech/audio").asText()).isEqualTo("on");
         System.out.println("[health] a healthy ingest job: " + ok.json);
         // Both subtasks count: 1 dead letter in 10 and 1 perception failure in 20, summed over the parallel maps.
         assertThat(ok.json.at("/ingest_job/dead_letters").asLong()).isGreaterThanOrEqualTo(ok.json.at("/ingest_job/perception_failures").asLong());
@@ -93,6 +106,31 @@ class IngestHealthTest {
         assertThat(loop.json.get("problems").toString()).contains("ingest job");
         assertThat(loop.json.get("elasticsearch").asText()).isIn("green", "yellow");
         assertThat(loop.json.toString()).doesNotContain("Exception").doesNotContain("java.");
+        assertThat(loop.json.at("/ingest_job/audio").asText()).isEqualTo("off");
+    }
+
+    @Test
+    void healthNamesTheRecogniserOfTheNewestTranscriptTheJobWrote() throws Exception {
+        long now = System.currentTimeMillis();
+        String recognizer = "scripted-asr:health-" + now;
+        try (RestClientTransport t = EsClients.transport(TestInfra.get().elasticsearchUrl())) {
+            ElasticsearchClient c = EsClients.sync(t);
+            EsIndices.ensure(c, EsIndices.ALL);
+            SnapshotStreams.write(c, EsDocuments.transcript(new TranscriptDoc("health-speech", now - 60_000, 1_000, 2_000, 0.9, -20,
+                    "silero-vad:v5", "sphinx4:en-us", TranscriptDoc.OK, "older words", List.of(), null)));
+            SnapshotStreams.write(c, EsDocuments.transcript(new TranscriptDoc("health-speech", now, 500, 1_500, 0.9, -20,
+                    "silero-vad:v5", recognizer, TranscriptDoc.OK, "newest words", List.of(), null)));
+            c.indices().refresh(r -> r.index(Names.TRANSCRIPTS_INDEX));
+        }
+        try (QueryServer off = server("none")) {
+            Health h = health(off);
+            System.out.println("[health] speech: " + h.json.get("speech"));
+            assertThat(h.json.at("/speech/recognizer").asText()).isEqualTo(recognizer);
+            assertThat(h.json.at("/speech/vad").asText()).isEqualTo("silero-vad:v5");
+            assertThat(h.json.at("/speech/stream_id").asText()).isEqualTo("health-speech");
+            assertThat(h.json.at("/speech/heard_at").asText()).isEqualTo(java.time.Instant.ofEpochMilli(now + 500).toString());
+            assertThat(h.json.at("/speech/audio").asText()).isEqualTo("unknown");
+        }
     }
 
     @Test
@@ -130,7 +168,8 @@ class IngestHealthTest {
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
-        env.fromSequence(0, Long.MAX_VALUE).map(new Counting(failing)).name("route dead letters").sinkTo(new DiscardingSink<>());
+        var counted = env.fromSequence(0, Long.MAX_VALUE).map(new Counting(failing)).name("route dead letters");
+        (failing ? counted : counted.map(x -> x).returns(Long.class).name(Names.SPEECH_STAGE)).sinkTo(new DiscardingSink<>());
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName(IngestHealth.JOB_NAME);
         return flink.submitJob(graph).get().getJobID();

@@ -9,6 +9,7 @@ import io.videoworld.connectors.es.EsDocuments;
 import io.videoworld.core.Names;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.core.TrackPoint;
+import io.videoworld.core.TranscriptDoc;
 import io.videoworld.testkit.SnapshotStreams;
 import io.videoworld.testkit.TestInfra;
 import java.nio.file.Files;
@@ -162,6 +163,41 @@ class TimelinePageTest {
         List<WebElement> rows = browser.findElements(By.cssSelector("#answer .evidence"));
         assertThat(rows).isNotEmpty();
         assertThat(rows).extracting(WebElement::getText).anyMatch(r -> r.contains(STREAM + " 2.0-4.0 s"));
+    }
+
+    @Test
+    void theSpeechLaneShowsWhatWasSaidAndAFailureAndGrowsWhileLive() throws Exception {
+        String talk = "porch-talk";
+        long epoch = EPOCH + 1_000;
+        SnapshotStreams.indexCam(TestInfra.get().elasticsearchUrl(), tmp, talk, epoch, null);
+        try (RestClientTransport t = EsClients.transport(TestInfra.get().elasticsearchUrl())) {
+            ElasticsearchClient c = EsClients.sync(t);
+            SnapshotStreams.write(c, EsDocuments.transcript(said(talk, epoch, 300, 1_700, "good morning the kettle is on", TranscriptDoc.OK)));
+            SnapshotStreams.write(c, EsDocuments.transcript(said(talk, epoch, 2_200, 3_000, null, TranscriptDoc.FAILED)));
+            SnapshotStreams.write(c, EsDocuments.transcript(said(talk, epoch, 4_000, 5_600, "<b>where</b> did I leave my keys", TranscriptDoc.OK)));
+            c.indices().refresh(r -> r.index(Names.TRANSCRIPTS_INDEX));
+            browser.get("http://127.0.0.1:" + server.port() + "/timeline?stream=" + talk);
+            wait.until(b -> b.findElements(By.cssSelector("#speech .seg.speech")).size() == 3);
+            List<WebElement> lane = browser.findElements(By.cssSelector("#speech .seg.speech"));
+            // Text from the world is shown as text, never as markup.
+            assertThat(lane).extracting(WebElement::getText).containsExactly("good morning the kettle is on", "not recognised",
+                    "<b>where</b> did I leave my keys");
+            assertThat(lane.get(1).getDomAttribute("class")).contains("failed");
+            assertThat(lane.get(0).getDomAttribute("title")).isEqualTo("0.3 s – 1.7 s: “good morning the kettle is on” (sphinx4:en-us)");
+            lane.get(2).click();
+            wait.until(b -> text("caption").startsWith("4 s ·"));
+            assertThat(text("details")).contains("“<b>where</b> did I leave my keys”").contains("sphinx4:en-us");
+            wait.until(b -> text("live").equals("● live"));
+            screenshot("speech-lane");
+            // Said while the page is open: the live event redraws the lane.
+            SnapshotStreams.write(c, EsDocuments.transcript(said(talk, epoch, 5_700, 6_000, "bye", TranscriptDoc.OK)));
+            wait.until(b -> b.findElements(By.cssSelector("#speech .seg.speech")).size() == 4);
+        }
+    }
+
+    private static TranscriptDoc said(String stream, long epoch, long start, long end, String text, String status) {
+        return new TranscriptDoc(stream, epoch, start, end, 0.9, -20, "silero-vad-v5", "sphinx4:en-us", status, text, List.of(),
+                text == null ? "the recogniser timed out" : null);
     }
 
     private static String text(String id) {

@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * A standing query: new episodes or tracks of the streams matching {@code streamPattern} that
- * match {@code query} (every word of it appears in the summary, details, labels or category) and/or
+ * A standing query: new episodes, tracks or stretches of speech of the streams matching {@code streamPattern} that
+ * match {@code query} (every word of it appears in the summary, details, labels, category or the words said) and/or
  * {@code labels} (one of them is an episode label or the track's category) are posted to
  * {@code webhookUrl}, retried {@code maxAttempts} times with a backoff doubling from {@code backoffMs}.
  * It fires only for streams its owner may read.
@@ -45,7 +45,7 @@ public record Alert(String record, String alertId, String name, String owner, bo
             return false;
         }
         if (query != null) {
-            String text = String.join(" ", nz(e.summary()), nz(e.details()), String.join(" ", have), nz(e.category())).toLowerCase(Locale.ROOT);
+            String text = String.join(" ", nz(e.summary()), nz(e.details()), String.join(" ", have), nz(e.category()), nz(e.text())).toLowerCase(Locale.ROOT);
             for (String word : words(query)) {
                 if (!text.contains(word)) {
                     return false;

@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fires the alerts: follows new and rewritten episodes and tracks ({@link IndexTail}) while any
+ * Fires the alerts: follows new and rewritten episodes, tracks and stretches of speech ({@link IndexTail}) while any
  * alert exists, records a {@link Delivery} for each alert an event matches (once per alert and
  * document), and posts it to the webhook until a 2xx comes back or the alert's attempts run out,
  * waiting {@code backoff × 2^(attempt-1)} between attempts. Every attempt is written to the
@@ -143,6 +143,7 @@ final class AlertEngine implements AutoCloseable {
         Map<String, Query> f = new LinkedHashMap<>();
         f.put(Names.EPISODES_INDEX, Query.of(q -> q.matchAll(m -> m)));
         f.put(Names.TRACKS_INDEX, Query.of(q -> q.matchAll(m -> m)));
+        f.put(Names.TRANSCRIPTS_INDEX, Query.of(q -> q.matchAll(m -> m)));
         return f;
     }
 

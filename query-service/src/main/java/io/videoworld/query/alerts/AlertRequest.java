@@ -12,12 +12,14 @@ import java.util.UUID;
 /**
  * The body of {@code POST /v1/alerts}, checked field by field: every refusal is a 400 naming the
  * field. {@code stream_pattern} and {@code webhook_url} are required, and {@code query} or
- * {@code labels}; {@code kinds} (default both), {@code name} and {@code retry} are optional. The
+ * {@code labels}; {@code kinds} (episode, track, speech; default episode and track), {@code name} and {@code retry} are optional. The
  * webhook must pass the server's {@link WebhookEgress} rule. Each alert gets a new signing secret.
  */
 final class AlertRequest {
     static final Set<String> FIELDS = Set.of("stream_pattern", "query", "labels", "kinds", "webhook_url", "name", "retry");
-    static final List<String> KINDS = List.of("episode", "track");
+    static final List<String> KINDS = List.of("episode", "track", "speech");
+    /** What an alert that names no kinds follows: speech only when asked for. */
+    static final List<String> DEFAULT_KINDS = List.of("episode", "track");
     static final int DEFAULT_ATTEMPTS = 6;
     static final long DEFAULT_BACKOFF_MS = 1_000;
 
@@ -45,7 +47,7 @@ final class AlertRequest {
         if (query == null && labels.isEmpty()) {
             throw ApiException.badField("query", "give a query or labels (or both): an alert on everything is a live event stream");
         }
-        List<String> kinds = strings(body, "kinds", 2);
+        List<String> kinds = strings(body, "kinds", KINDS.size());
         for (String k : kinds) {
             if (!KINDS.contains(k)) {
                 throw ApiException.badField("kinds", "kinds may be " + KINDS + ", not '" + ApiException.quote(k) + "'");
@@ -74,7 +76,7 @@ final class AlertRequest {
         long backoff = number(retry, "retry.backoff_ms", "backoff_ms", 100, 600_000, DEFAULT_BACKOFF_MS);
         return new Alert(Alert.RECORD, "alert_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12),
                 text(body, "name", 200, false), caller.name(), caller.admin(), caller.streams(), pattern, query, labels,
-                kinds.isEmpty() ? KINDS : kinds, url, attempts, backoff, nowMs, WebhookSignature.newSecret());
+                kinds.isEmpty() ? DEFAULT_KINDS : kinds, url, attempts, backoff, nowMs, WebhookSignature.newSecret());
     }
 
     private static String text(JsonNode body, String field, int max, boolean required) {

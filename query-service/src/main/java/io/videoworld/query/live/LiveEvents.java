@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code GET /v1/streams/{id}/events}: one stream's shots, episodes and tracks as server-sent
+ * {@code GET /v1/streams/{id}/events}: one stream's shots, episodes, tracks and recognised speech as server-sent
  * events while they are indexed, by polling the indices' sequence numbers ({@link IndexTail})
  * every {@code pollMs}. Each event's id is the position after it, so a client that reconnects
  * with {@code Last-Event-ID} misses nothing and sees nothing twice (beyond writes that became
@@ -84,13 +84,14 @@ public final class LiveEvents implements AutoCloseable {
         }
     }
 
-    /** The documents of one stream worth an event: its shots (not scenes), episodes and tracks. */
+    /** The documents of one stream worth an event: its shots (not scenes), episodes, tracks and stretches of speech. */
     static Map<String, Query> filters(String streamId) {
         Query stream = Query.of(q -> q.term(t -> t.field("stream_id").value(streamId)));
         Map<String, Query> f = new LinkedHashMap<>();
         f.put(Names.SHOTS_INDEX, Query.of(q -> q.bool(b -> b.filter(stream).filter(k -> k.term(t -> t.field("kind").value("shot"))))));
         f.put(Names.EPISODES_INDEX, stream);
         f.put(Names.TRACKS_INDEX, stream);
+        f.put(Names.TRANSCRIPTS_INDEX, stream);
         return f;
     }
 

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * One piece of evidence an answer can cite: a clip of a stream with its frames, either at most
  * ten seconds around the keyframes where the question's text was read, inside the episodic event
- * that covers them, or (where no text matched) a whole shot.
+ * that covers them, a stretch of speech whose words matched ({@code matchedText} is what was
+ * said), or (where nothing matched) a whole shot.
  *
  * @param clip the clip number the model refers to, 1-based, stable within one ask
  * @param streamId the stream

@@ -8,15 +8,18 @@ import io.videoworld.connectors.esread.SegmentRepository;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.videoworld.connectors.esread.TranscriptRepository;
 import io.videoworld.connectors.esread.TtlCache;
 import io.videoworld.connectors.esread.VideoRepository;
 import io.videoworld.core.Ids;
 import io.videoworld.core.Segment;
+import io.videoworld.core.TranscriptDoc;
 import io.videoworld.core.VideoDoc;
 import io.videoworld.perception.TextEmbedder;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +28,9 @@ import java.util.Map;
  * The memory the agent searches. {@link #moments} (what {@code /v1/ask} cites): episodic events
  * ranked by the keyframes whose text matches the question, and in each a clip of at most ten
  * seconds around the keyframes where that text was read ({@link MomentSearch}); a stream where no
- * text matches gives its shots in time order. {@link #search} (what {@code temporal_search}
+ * text matches gives its shots in time order. Stretches of speech the ingest job recognised
+ * ({@code vw-transcripts}) whose words match are moments too, ranked with the screen moments by
+ * the same kind of score ({@link #heard}), and cited with the words said. {@link #search} (what {@code temporal_search}
  * lists): the shots of the named streams inside the time range, ranked by how well the text read
  * in their keyframes matches the question (BM25 + embedding, see {@link PerceptionRepository});
  * shots with no match follow in time order. Each clip's text line says only what is known about it.
@@ -38,6 +43,8 @@ public final class EvidenceSearch {
     private final PerceptionRepository perception;
     private final TextEmbedder embedder;
     private final MomentSearch moments;
+    private final MemoryRepository memory;
+    private final TranscriptRepository transcripts;
     /** Agents and pages ask the same questions again; an embedding costs a millisecond of CPU. */
     private final Cache<String, float[]> embeddings = Caffeine.newBuilder().maximumSize(1000).recordStats().build();
     private final TtlCache<String, List<PerceptionRepository.Match>> matches = new TtlCache<>(500);
@@ -45,6 +52,14 @@ public final class EvidenceSearch {
     /** @param embedder the question's embedding for the vector half of the search; null for BM25 only */
     public EvidenceSearch(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception, MemoryRepository memory,
             TextEmbedder embedder) {
+        this(videos, segments, perception, memory, embedder, null);
+    }
+
+    /** @param transcripts the recognised speech to search as well; null searches screens and events only */
+    public EvidenceSearch(VideoRepository videos, SegmentRepository segments, PerceptionRepository perception, MemoryRepository memory,
+            TextEmbedder embedder, TranscriptRepository transcripts) {
+        this.memory = memory;
+        this.transcripts = transcripts;
         this.videos = videos;
         this.segments = segments;
         this.perception = perception;
@@ -73,6 +88,7 @@ public final class EvidenceSearch {
         boolean rerank = plan.place() != null || plan.order() != null;
         int fetch = rerank ? Math.max(3 * max, 15) : max;
         List<MomentSearch.Moment> found = new ArrayList<>();
+        Map<MomentSearch.Moment, TranscriptDoc> spoken = new IdentityHashMap<>();
         List<String> unmatched = new ArrayList<>();
         long fromMs = Math.round(from * 1000);
         long toMs = to == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(to * 1000);
@@ -83,7 +99,9 @@ public final class EvidenceSearch {
             }
             List<MomentSearch.Moment> ms = moments.search(stream, v.epochMs(), v.lastPtsMs(), text, vector, fromMs, toMs, fetch);
             found.addAll(ms);
-            if (ms.isEmpty()) {
+            List<MomentSearch.Moment> said = said(stream, v.epochMs(), text, vector, fromMs, toMs, fetch, spoken);
+            found.addAll(said);
+            if (ms.isEmpty() && said.isEmpty()) {
                 unmatched.add(stream);
             }
         }
@@ -94,7 +112,8 @@ public final class EvidenceSearch {
         }
         List<Evidence> out = new ArrayList<>();
         for (MomentSearch.Moment m : found.subList(0, Math.min(max, found.size()))) {
-            out.add(evidence(out.size() + 1, m));
+            TranscriptDoc heard = spoken.get(m);
+            out.add(heard == null ? evidence(out.size() + 1, m) : said(out.size() + 1, m, heard));
         }
         if (out.size() < max && !unmatched.isEmpty()) {
             for (Evidence e : search(unmatched, from, to, null)) {
@@ -107,6 +126,75 @@ public final class EvidenceSearch {
             }
         }
         return out;
+    }
+
+    /** A recognised stretch of speech that matched, and its score in [0, 1]. */
+    public record Heard(TranscriptDoc doc, double score) {}
+
+    /**
+     * The {@code k} recognised stretches of a push overlapping [fromMs, toMs] whose words match
+     * {@code text}, best first. As keyframes are scored: BM25 (divided by the best hit's) averaged
+     * with (1 + cos) / 2 of the question's and the stretch's text embeddings; BM25 alone without an
+     * embedder. Speech that shares no word with the text is not found (the index holds no vectors).
+     */
+    public List<Heard> heard(String stream, long epochMs, String text, float[] vector, long fromMs, long toMs, int k) throws IOException {
+        if (transcripts == null) {
+            return List.of();
+        }
+        List<Heard> out = new ArrayList<>();
+        for (TranscriptRepository.Match m : transcripts.search(stream, epochMs, text, fromMs, toMs, k)) {
+            double score = vector == null || embedder == null ? m.score()
+                    : (m.score() + (1 + io.videoworld.core.Vectors.cosine(vector, embedding(m.doc().text()))) / 2) / 2;
+            out.add(new Heard(m.doc(), score));
+        }
+        out.sort(Comparator.comparingDouble(Heard::score).reversed());
+        return out;
+    }
+
+    /** Whether the ingest job indexed speech for a push (false without transcripts to search). */
+    public boolean hasSpeech(String stream, long epochMs) throws IOException {
+        return transcripts != null && transcripts.any(stream, epochMs);
+    }
+
+    /** The matched stretches of speech as moments (each its own clip, in the event that covers its start); each remembered in {@code spoken}. */
+    private List<MomentSearch.Moment> said(String stream, long epochMs, String text, float[] vector, long fromMs, long toMs, int k,
+            Map<MomentSearch.Moment, TranscriptDoc> spoken) throws IOException {
+        List<Heard> heard = heard(stream, epochMs, text, vector, fromMs, toMs, k);
+        if (heard.isEmpty()) {
+            return List.of();
+        }
+        List<com.fasterxml.jackson.databind.JsonNode> covering = memory.episodesAt(stream, epochMs, heard.stream().map(h -> h.doc().startMs()).toList());
+        List<MomentSearch.Moment> out = new ArrayList<>();
+        for (Heard h : heard) {
+            long a = h.doc().startMs();
+            com.fasterxml.jackson.databind.JsonNode e = covering.stream()
+                    .filter(d -> d.path("start_pts_ms").asLong() <= a && d.path("end_pts_ms").asLong() > a)
+                    .min(Comparator.comparingLong(d -> d.path("end_pts_ms").asLong() - d.path("start_pts_ms").asLong())).orElse(null);
+            MomentSearch.Moment m = new MomentSearch.Moment(stream, epochMs, e == null ? null : e.path("event_id").asText(), e, a, h.doc().endMs(),
+                    List.of(a), perception.framesInRange(stream, epochMs, a, h.doc().endMs()), h.score(), h.doc().text(), true, null);
+            spoken.put(m, h.doc());
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** A clip of speech: the words said (quoted, as data), when, and by which recogniser. */
+    private static Evidence said(int clip, MomentSearch.Moment m, TranscriptDoc t) {
+        double a = t.startMs() / 1000.0;
+        double b = t.endMs() / 1000.0;
+        List<String> ids = m.frameIndexes().stream().map(f -> Ids.frame(m.streamId(), f)).toList();
+        String text = String.format(Locale.ROOT, "[clip %d] stream %s, %.1f-%.1f s%s; said there (speech recognised by %s): \"%s\"", clip,
+                m.streamId(), a, b, event(m), t.recognizer(), abbreviate(t.text()));
+        return new Evidence(clip, m.streamId(), m.episodeId() != null ? m.episodeId() : t.id(), null, a, b, ids,
+                ids.stream().map(id -> "/v1/frames/" + id + "?width=160").toList(), m.episodeId() == null ? List.of() : List.of(m.episodeId()),
+                Math.round(m.score() * 1000) / 1000.0, t.text(), List.of(a), text);
+    }
+
+    /** " in event ID (a-b s, app: "summary")" for a clip in an event, else empty. */
+    private static String event(MomentSearch.Moment m) {
+        return m.episode() == null ? "" : String.format(Locale.ROOT, " in event %s (%.1f-%.1f s%s: %s)", m.episodeId(),
+                m.episode().path("start_pts_ms").asLong() / 1000.0, m.episode().path("end_pts_ms").asLong() / 1000.0,
+                m.episode().path("app").isTextual() ? ", " + m.episode().path("app").asText() : "", "\"" + abbreviate(m.episode().path("summary").asText()) + "\"");
     }
 
     /** Score share of the best clip within which "the first / last time" orders clips by time. */
@@ -159,9 +247,7 @@ public final class EvidenceSearch {
         double b = m.endMs() / 1000.0;
         List<String> ids = m.frameIndexes().stream().map(f -> Ids.frame(m.streamId(), f)).toList();
         List<Double> times = m.matchedPtsMs().stream().map(t -> t / 1000.0).toList();
-        String event = m.episode() == null ? "" : String.format(Locale.ROOT, " in event %s (%.1f-%.1f s%s: %s)", m.episodeId(),
-                m.episode().path("start_pts_ms").asLong() / 1000.0, m.episode().path("end_pts_ms").asLong() / 1000.0,
-                m.episode().path("app").isTextual() ? ", " + m.episode().path("app").asText() : "", "\"" + abbreviate(m.episode().path("summary").asText()) + "\"");
+        String event = event(m);
         String text = String.format(Locale.ROOT, "[clip %d] stream %s, %.1f-%.1f s%s; the question's text was read at %s s: \"%s\"", clip,
                 m.streamId(), a, b, event, String.join(", ", times.stream().map(t -> String.format(Locale.ROOT, "%.1f", t)).toList()),
                 abbreviate(m.text()));

@@ -30,7 +30,8 @@ import java.util.Set;
  * Seed 000 API-15 {@code temporal_search} (seed 001 {@code search_segments_by_text}) and seed
  * 001 API 10 {@code search_segments_by_semantics}: hybrid (BM25 + embedding, scores 0-1) search
  * over the episodic events and the keyframes' on-screen text and labels (shots), plus transcript
- * cues when the video has any. Each candidate says what matched; {@code sources} lists what was
+ * cues when the video has any (subtitles or the endpoint) and the stretches of speech the ingest
+ * job recognised ({@link EvidenceSearch#heard}: words in common, ranked by meaning). Each candidate says what matched; {@code sources} lists what was
  * searched. Semantics adds {@code matched_modalities}: visual (what was seen or read on screen)
  * and audio (what was said).
  */
@@ -81,13 +82,18 @@ public final class RetrievalTools {
         return hits;
     }
 
-    /** Transcript cues that share words with the query or mean nearly the same. */
+    /** Recognised speech and transcript cues that share words with the query, and cues that mean nearly the same. */
     private List<Hit> spoken(VideoDoc v, String query, double from, double to) throws IOException {
         List<Hit> hits = new ArrayList<>();
+        float[] q = embedder == null ? null : embedder.embed(query);
+        long toMs = to == Double.MAX_VALUE ? Long.MAX_VALUE / 4 : Math.round(to * 1000);
+        for (EvidenceSearch.Heard h : search.heard(v.streamId(), v.epochMs(), query, q, Math.round(from * 1000), toMs, 20)) {
+            hits.add(new Hit(new Candidate(h.doc().id(), h.doc().startMs() / 1000.0, h.doc().endMs() / 1000.0, round(h.score(), 4), null,
+                    "said: \"" + h.doc().text() + "\"", List.of()), h.score(), "audio"));
+        }
         if (audio == null) {
             return hits;
         }
-        float[] q = embedder == null ? null : embedder.embed(query);
         String lower = query.toLowerCase();
         for (Cue cue : audio.cues(v)) {
             if (cue.end() < from || cue.start() > to) {
@@ -162,6 +168,9 @@ public final class RetrievalTools {
         if (screen.isEmpty() && audio != null && !audio.cues(v).isEmpty()) {
             sources.add("transcript");
         }
+        if (screen.isEmpty() && search.hasSpeech(v.streamId(), v.epochMs())) {
+            sources.add("speech");
+        }
         return new TextSearch(hits.stream().limit(topK).map(Hit::candidate).toList(), sources, round((System.nanoTime() - started) / 1e6, 2));
     }
 
@@ -181,8 +190,9 @@ public final class RetrievalTools {
             hits.addAll(spoken(v, query, range[0], range[1]));
         }
         hits.sort(BEST_FIRST);
-        String note = mode.contains("audio") && (audio == null || audio.cues(v).isEmpty())
-                ? "no transcript for this video (no subtitles, and no transcription endpoint configured or no speech)" : null;
+        String note = mode.contains("audio") && (audio == null || audio.cues(v).isEmpty()) && !search.hasSpeech(v.streamId(), v.epochMs())
+                ? "no transcript for this video (no speech recognised by the ingest job, no subtitles, and no transcription endpoint "
+                        + "configured or no speech)" : null;
         return new SemanticSearch(hits.stream().limit(topK).map(RetrievalTools::semantic).toList(), note);
     }
 

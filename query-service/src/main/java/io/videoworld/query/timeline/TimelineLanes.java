@@ -1,5 +1,8 @@
 package io.videoworld.query.timeline;
 
+import io.videoworld.connectors.esread.TranscriptRepository;
+import io.videoworld.core.TranscriptDoc;
+
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.SortOrder;
@@ -19,13 +22,17 @@ import java.util.List;
  * {@code GET /v1/streams/{id}/timeline}: the lanes of the timeline page that no tool lists, for the
  * stream's latest push: its episodes (summary, details, labels, revision) and its tracks (category,
  * lifespan, and up to {@value #MAX_POINTS} points of the box, so the page can draw a track's box on
- * any frame). Times are seconds of presentation time, as the tools answer them.
+ * any frame), and the stretches of speech the ingest job recognised (what was said, or that the
+ * recogniser failed). Times are seconds of presentation time, as the tools answer them.
  */
 public final class TimelineLanes {
     static final int MAX_POINTS = 60;
 
     /** The answer. */
-    public record Lanes(String streamId, long epochMs, double duration, List<Episode> episodes, List<Track> tracks) {}
+    public record Lanes(String streamId, long epochMs, double duration, List<Episode> episodes, List<Track> tracks, List<Speech> speech) {}
+
+    /** A stretch of speech: what was said (null when recognition failed), its status and the recogniser. */
+    public record Speech(String id, double startTime, double endTime, String text, String status, String recognizer) {}
 
     /** An episodic event as indexed. */
     public record Episode(String id, double startTime, double endTime, String summary, String details, List<String> labels,
@@ -41,9 +48,11 @@ public final class TimelineLanes {
     private final ElasticsearchClient es;
     private final VideoRepository videos;
     private final ObjectRepository objects;
+    private final TranscriptRepository transcripts;
 
     public TimelineLanes(ElasticsearchClient es, VideoRepository videos, ObjectRepository objects) {
         this.es = es;
+        this.transcripts = new TranscriptRepository(es);
         this.videos = videos;
         this.objects = objects;
     }
@@ -63,7 +72,15 @@ public final class TimelineLanes {
         }
         tracks.sort((a, b) -> Double.compare(a.startTime(), b.startTime()));
         return new Lanes(streamId, v.epochMs(), sec(Math.max(v.lastPtsMs(), v.source() == null || v.source().durationMs() == null ? 0
-                : v.source().durationMs())), episodes(streamId, v.epochMs()), tracks);
+                : v.source().durationMs())), episodes(streamId, v.epochMs()), tracks, speech(streamId, v.epochMs()));
+    }
+
+    private List<Speech> speech(String streamId, long epochMs) throws IOException {
+        List<Speech> out = new ArrayList<>();
+        for (TranscriptDoc t : transcripts.overlapping(streamId, epochMs, 0, Long.MAX_VALUE / 2)) {
+            out.add(new Speech(t.id(), sec(t.startMs()), sec(t.endMs()), t.text(), t.status(), t.recognizer()));
+        }
+        return out;
     }
 
     private List<Episode> episodes(String streamId, long epochMs) throws IOException {

@@ -14,6 +14,7 @@ import io.videoworld.connectors.es.EsIndices;
 import io.videoworld.core.EpisodeDoc;
 import io.videoworld.core.Json;
 import io.videoworld.core.TrackDoc;
+import io.videoworld.core.TranscriptDoc;
 import io.videoworld.core.TrackPoint;
 import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
@@ -61,6 +62,9 @@ class AlertsTest {
 
     private record Signed(byte[] body, String timestamp, String signature) {}
 
+    /** Each delivery to /heard. */
+    private static final List<JsonNode> heard = new CopyOnWriteArrayList<>();
+
     @BeforeAll
     static void start() throws Exception {
         prefix = "alert-" + Long.toString(System.nanoTime(), 36);
@@ -76,6 +80,11 @@ class AlertsTest {
             deliveryHeaders.add(x.getRequestHeaders().getFirst("X-VideoWorld-Delivery"));
             receivedAt.add(System.currentTimeMillis());
             x.sendResponseHeaders(received.size() == 1 ? 503 : 204, -1);
+            x.close();
+        });
+        receiver.createContext("/heard", x -> {
+            heard.add(Json.MAPPER.readTree(x.getRequestBody().readAllBytes()));
+            x.sendResponseHeaders(204, -1);
             x.close();
         });
         receiver.createContext("/down", x -> {
@@ -178,6 +187,38 @@ class AlertsTest {
         assertThat(status("DELETE", "/v1/alerts/" + dogId, null)).isEqualTo(404);
         assertThat(status("GET", "/v1/alerts/" + dogId + "/deliveries", null)).isEqualTo(404);
         assertThat(call("GET", "/v1/alerts", null).toString()).contains(parcelId).doesNotContain(dogId);
+    }
+
+    @Test
+    void aSpokenPhraseFiresASpeechAlertAndOnlyIt() throws Exception {
+        String hook = "http://127.0.0.1:" + receiver.getAddress().getPort();
+        String kitchen = prefix + "-kitchen";
+        String id = call("POST", "/v1/alerts", "{\"stream_pattern\": \"" + kitchen + "\", \"query\": \"kettle broken\", \"kinds\": [\"speech\"],"
+                + " \"webhook_url\": \"" + hook + "/heard\"}").path("alert_id").asText();
+        SnapshotStreams.write(es, EsDocuments.transcript(said(kitchen, 1_000, "the kettle is fine", TranscriptDoc.OK)));
+        SnapshotStreams.write(es, EsDocuments.transcript(said(kitchen, 9_000, null, TranscriptDoc.FAILED)));
+        SnapshotStreams.write(es, EsDocuments.transcript(said(kitchen, 12_000, "oh no the kettle is broken again", TranscriptDoc.OK)));
+        // Seen, not said: an episode with the same words does not fire a speech alert.
+        SnapshotStreams.write(es, EsDocuments.episode(episode(kitchen, 1, 1, "The kettle is broken")));
+        JsonNode log = waitFor(id, 1, "delivered");
+        JsonNode event = log.path("deliveries").get(0).path("event");
+        assertThat(event.path("type").asText()).isEqualTo("speech");
+        assertThat(event.path("change").asText()).isEqualTo("said");
+        assertThat(event.path("text").asText()).isEqualTo("oh no the kettle is broken again");
+        assertThat(event.path("recognizer").asText()).isEqualTo("sphinx4:en-us");
+        assertThat(event.path("start_time").asDouble()).isEqualTo(12.0);
+        assertThat(event.path("end_time").asDouble()).isEqualTo(14.5);
+        Thread.sleep(2_000);
+        assertThat(heard).hasSize(1);
+        assertThat(heard.get(0).path("event").path("text").asText()).isEqualTo("oh no the kettle is broken again");
+        // An alert that names no kinds follows episodes and tracks, as before speech was followed.
+        assertThat(call("POST", "/v1/alerts", "{\"stream_pattern\": \"" + kitchen + "\", \"query\": \"kettle\", \"webhook_url\": \"" + hook
+                + "/heard\"}").path("kinds")).extracting(JsonNode::asText).containsExactly("episode", "track");
+    }
+
+    private static TranscriptDoc said(String stream, long startMs, String text, String status) {
+        return new TranscriptDoc(stream, EPOCH, startMs, startMs + 2_500, 0.9, -20, "silero-vad-v5", "sphinx4:en-us", status, text, List.of(),
+                text == null ? "the recogniser timed out" : null);
     }
 
     @Test

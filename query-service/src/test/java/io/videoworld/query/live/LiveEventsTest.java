@@ -12,6 +12,7 @@ import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.TrackDoc;
 import io.videoworld.core.TrackPoint;
+import io.videoworld.core.TranscriptDoc;
 import io.videoworld.query.QueryConfig;
 import io.videoworld.query.QueryServer;
 import io.videoworld.testkit.SnapshotStreams;
@@ -122,6 +123,29 @@ class LiveEventsTest {
             assertThat(replay.next(WAIT).name()).isEqualTo("ready");
             assertThat(List.of(replay.next(WAIT).name(), replay.next(WAIT).name(), replay.next(WAIT).name()))
                     .containsExactly("episode", "shot", "track");
+        }
+    }
+
+    @Test
+    void recognisedSpeechArrivesAsSpeechEventsWithItsWordsAndAFailureAsFailed() throws Exception {
+        String talk = stream + "-talk";
+        try (SseReader sse = new SseReader(HTTP, base + talk + "/events", null)) {
+            assertThat(sse.next(WAIT).name()).isEqualTo("ready");
+            SnapshotStreams.write(es, EsDocuments.transcript(new TranscriptDoc(talk, EPOCH, 4_200, 6_700, 0.97, -18, "silero-vad-v5",
+                    "sphinx4:en-us", TranscriptDoc.OK, "front center", List.of(new TranscriptDoc.Word("front", 4_300, 4_800)), null)));
+            SseReader.Event said = sse.next(WAIT);
+            assertThat(said.name()).isEqualTo("speech");
+            assertThat(said.data().path("change").asText()).isEqualTo("said");
+            assertThat(said.data().path("text").asText()).isEqualTo("front center");
+            assertThat(said.data().path("recognizer").asText()).isEqualTo("sphinx4:en-us");
+            assertThat(said.data().path("start_time").asDouble()).isEqualTo(4.2);
+            assertThat(said.data().path("end_time").asDouble()).isEqualTo(6.7);
+            assertThat(said.data().path("id").asText()).isEqualTo(io.videoworld.core.Ids.transcript(talk, 4_200));
+            SnapshotStreams.write(es, EsDocuments.transcript(new TranscriptDoc(talk, EPOCH, 9_000, 10_000, 0.9, -20, "silero-vad-v5",
+                    "sphinx4:en-us", TranscriptDoc.FAILED, null, List.of(), "the recogniser timed out")));
+            SseReader.Event failed = sse.next(WAIT);
+            assertThat(failed.data().path("change").asText()).isEqualTo("failed");
+            assertThat(failed.data().has("text")).as("a failure is not an empty transcript").isFalse();
         }
     }
 
