@@ -167,7 +167,7 @@ class TimelinePageTest {
 
     @Test
     void theSpeechLaneShowsWhatWasSaidAndAFailureAndGrowsWhileLive() throws Exception {
-        String talk = "porch-talk";
+        String talk = "porch-talk-" + Long.toString(System.nanoTime(), 36); // a new stream each run: the lane must start with these three
         long epoch = EPOCH + 1_000;
         SnapshotStreams.indexCam(TestInfra.get().elasticsearchUrl(), tmp, talk, epoch, null);
         try (RestClientTransport t = EsClients.transport(TestInfra.get().elasticsearchUrl())) {
