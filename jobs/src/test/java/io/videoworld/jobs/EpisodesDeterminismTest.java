@@ -56,11 +56,22 @@ class EpisodesDeterminismTest {
             conf.set(MemoryOptions.MAX_BATCH, java.time.Duration.ofSeconds(8));
         });
         for (String copy : COPIES) {
+            // The last frame is at 99 s: an event must cover it, and then the copy's events must stop changing (a later
+            // batch can still revise the event before it), so a copy is compared once it is settled, not half-way.
             IngestRun.await("events of " + copy + " up to the end of the stream", 300, () -> IngestRun.count(es, Names.EPISODES_INDEX,
-                    Query.of(q -> q.bool(b -> b.filter(mine(copy)).filter(f -> f.range(r -> r.number(n -> n.field("end_pts_ms").gte(98_000.0))))))) >= 1);
+                    Query.of(q -> q.bool(b -> b.filter(mine(copy)).filter(f -> f.range(r -> r.number(n -> n.field("end_pts_ms").gt(99_000.0))))))) >= 1);
+            String[] last = {null};
+            long[] since = {System.nanoTime()};
+            IngestRun.await("events of " + copy + " unchanged for 5 s", 120, () -> {
+                es.indices().refresh(r -> r.index(Names.EPISODES_INDEX));
+                String now = events(copy);
+                if (!now.equals(last[0])) {
+                    last[0] = now;
+                    since[0] = System.nanoTime();
+                }
+                return System.nanoTime() - since[0] > 5_000_000_000L;
+            });
         }
-        Thread.sleep(1500);
-        es.indices().refresh(r -> r.index(Names.EPISODES_INDEX));
     }
 
     private static Query mine(String stream) {

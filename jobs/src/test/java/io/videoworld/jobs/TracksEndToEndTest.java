@@ -162,8 +162,15 @@ class TracksEndToEndTest {
         List<JsonNode> trackEdges = graph.stream().filter(g -> g.get("kind").asText().equals("appears_in") && g.get("level").asText().equals("high"))
                 .toList();
         assertThat(trackEdges).as("one edge per track, no more").hasSize(tracks.size());
-        java.util.Set<String> sampled = new java.util.HashSet<>(all(Names.DETECTIONS_INDEX, mine).stream()
-                .map(d -> io.videoworld.core.Ids.frame(STREAM, d.get("frame_index").asLong())).toList());
+        // The last sample's detection document and the track it ended go through different bulk requests: wait for both.
+        java.util.Set<String> named = new java.util.HashSet<>();
+        trackEdges.forEach(e -> e.get("frame_ids").forEach(f -> named.add(f.asText())));
+        java.util.Set<String> sampled = new java.util.HashSet<>();
+        IngestRun.await("the detection documents of the frames the graph names", 60, () -> {
+            sampled.clear();
+            all(Names.DETECTIONS_INDEX, mine).forEach(d -> sampled.add(io.videoworld.core.Ids.frame(STREAM, d.get("frame_index").asLong())));
+            return sampled.containsAll(named);
+        });
         for (JsonNode t : tracks) {
             JsonNode e = trackEdges.stream().filter(g -> g.get("graph_id").asText().equals(t.get("track_id").asText() + ":g:appears_in"))
                     .findFirst().orElseThrow();
