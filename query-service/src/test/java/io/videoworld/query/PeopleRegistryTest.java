@@ -70,7 +70,21 @@ class PeopleRegistryTest {
         }
         try (RestClientTransport t = EsClients.transport(es)) {
             ElasticsearchClient c = EsClients.sync(t);
-            EsIndices.ensure(c, List.of(Names.ACTIVITIES_INDEX));
+            EsIndices.ensure(c, List.of(Names.ACTIVITIES_INDEX, Names.GRAPH_INDEX));
+            // What the memory graph derives from her track 2 in A (its node, appears_in, a does edge) and from walker 1.
+            String her = A + ":t:000002";
+            SnapshotStreams.write(c, EsDocuments.graph(new io.videoworld.core.GraphDoc(her + ":g", A, EPOCH_A, io.videoworld.core.GraphDoc.NODE,
+                    "person", io.videoworld.core.GraphDoc.NODE, her + ":g", "person (track 2)", null, null, "person 2, a person", 2000, 3800,
+                    List.of(), her, 2, false)));
+            SnapshotStreams.write(c, EsDocuments.graph(new io.videoworld.core.GraphDoc(her + ":g:appears_in", A, EPOCH_A,
+                    io.videoworld.core.GraphDoc.EDGE, "appears_in", io.videoworld.core.GraphDoc.HIGH, her + ":g", "person (track 2)", A + ":g:camera:" + A,
+                    "stream " + A, "a person (track 2) appears in stream " + A, 2000, 3800, List.of(), her, 2, false)));
+            SnapshotStreams.write(c, EsDocuments.graph(new io.videoworld.core.GraphDoc(A + ":act:2:g", A, EPOCH_A, io.videoworld.core.GraphDoc.EDGE,
+                    "does", io.videoworld.core.GraphDoc.LOW, her + ":g", "person (track 2)", A + ":g:activity:standing", "standing",
+                    "person (track 2) does standing", 2000, 2800, List.of(), A + ":act:2", 5, false)));
+            SnapshotStreams.write(c, EsDocuments.graph(new io.videoworld.core.GraphDoc(A + ":t:000001:g", A, EPOCH_A, io.videoworld.core.GraphDoc.NODE,
+                    "person", io.videoworld.core.GraphDoc.NODE, A + ":t:000001:g", "person (track 1)", null, null, "person 1, a person", 0, 1000,
+                    List.of(), A + ":t:000001", 2, false)));
             SnapshotStreams.write(c, EsDocuments.activity(new ActivityDoc(A, EPOCH_A, 2, "standing", 0.8, 2000, 2800, 5, List.of(50L, 55L, 60L, 65L, 70L))));
             SnapshotStreams.write(c, EsDocuments.activity(new ActivityDoc(A, EPOCH_A, 2, "raising_hand", 0.6, 3000, 3400, 3, List.of(75L, 80L, 85L))));
             SnapshotStreams.write(c, EsDocuments.activity(new ActivityDoc(B, EPOCH_B, 2, "sitting", 0.7, 2000, 3800, 10,
@@ -224,7 +238,10 @@ class PeopleRegistryTest {
         assertThat(report.get("documents").get(Names.DETECTIONS_INDEX).asLong()).isEqualTo(20);
         assertThat(report.get("documents").get(Names.ACTIVITIES_INDEX).asLong()).isEqualTo(3);
         assertThat(report.get("documents").get(Names.ENTITIES_INDEX).asLong()).isEqualTo(2);
+        assertThat(report.get("documents").get(Names.GRAPH_INDEX).asLong()).as("her track's node and the edges from it").isEqualTo(3);
         assertThat(report.get("frames_deleted").asLong()).isEqualTo(20);
+        assertThat(count(Names.GRAPH_INDEX, co.elastic.clients.elasticsearch._types.query_dsl.Query.of(q -> q.term(y -> y.field("stream_id")
+                .value(A))))).as("walker 1's node stays").isEqualTo(1);
 
         // Nothing of her is left: not her id, her tracks, her name, her frames or their stored keyframes.
         List<FieldValue> herTracks = List.of(FieldValue.of(A + ":t:000002"), FieldValue.of(B + ":t:000002"));
