@@ -30,12 +30,13 @@ import java.util.Objects;
  * @param ingest where {@code /health} reads the ingest job's state
  * @param sources where the source URIs the producer recorded are opened here (source roots for another machine's paths)
  * @param retention how long indexed data is kept ({@code vw.retention}); null keeps it
+ * @param budget how many bytes of stored keyframes are kept, applied on a schedule; null keeps them all
  * @param webhooks where alert webhooks may point
  * @param traffic how much traffic the server takes: per-caller rate, deadline, concurrent asks and event streams
  */
 public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient llm, TextEmbedder embedder, ObjectDetector detector,
         Transcriber transcriber, RequestLimits limits, IngestHealth ingest, SourceLocator sources, RetentionPolicy retention,
-        WebhookEgress webhooks, TrafficLimits traffic) {
+        io.videoworld.query.streams.BudgetPolicy budget, WebhookEgress webhooks, TrafficLimits traffic) {
 
     public QueryConfig {
         Objects.requireNonNull(esUrl, "esUrl");
@@ -54,47 +55,52 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
      */
     public static QueryConfig of(String esUrl, String frameStore) {
         return new QueryConfig(esUrl, frameStore, Auth.off(), null, null, null, null, RequestLimits.defaults(), IngestHealth.of(null),
-                SourceLocator.direct(), null, WebhookEgress.publicOnly(), TrafficLimits.defaults());
+                SourceLocator.direct(), null, null, WebhookEgress.publicOnly(),
+                TrafficLimits.defaults());
     }
 
     public QueryConfig withAuth(Auth auth) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withLlm(LlmClient llm) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withEmbedder(TextEmbedder embedder) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withDetector(ObjectDetector detector) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withTranscriber(Transcriber transcriber) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withLimits(RequestLimits limits) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withIngest(IngestHealth ingest) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withSources(SourceLocator sources) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withRetention(RetentionPolicy retention) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
+    }
+
+    public QueryConfig withBudget(io.videoworld.query.streams.BudgetPolicy budget) {
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     public QueryConfig withWebhooks(WebhookEgress webhooks) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 
     /** The model when it accepts images, else null. */
@@ -103,6 +109,6 @@ public record QueryConfig(String esUrl, String frameStore, Auth auth, LlmClient 
     }
 
     public QueryConfig withTraffic(TrafficLimits traffic) {
-        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, webhooks, traffic);
+        return new QueryConfig(esUrl, frameStore, auth, llm, embedder, detector, transcriber, limits, ingest, sources, retention, budget, webhooks, traffic);
     }
 }

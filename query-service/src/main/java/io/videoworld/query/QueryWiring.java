@@ -75,6 +75,7 @@ final class QueryWiring implements AutoCloseable {
     private final io.videoworld.query.entity.People people;
     private final io.videoworld.query.entity.PeopleService peopleService;
     private final Retention retention;
+    private final io.videoworld.query.streams.StorageBudgets budgets;
 
     QueryWiring(QueryConfig c, ServiceMetrics metrics) {
         this.transport = EsClients.transport(c.esUrl(), metrics.elasticsearch());
@@ -97,6 +98,7 @@ final class QueryWiring implements AutoCloseable {
         });
         this.exclusions = new io.videoworld.query.streams.StreamExclusions(new io.videoworld.connectors.es.StreamRulesStore(es), Clock.systemUTC());
         this.retention = c.retention() == null ? null : new Retention(c.retention(), streams, Clock.systemUTC());
+        this.budgets = c.budget() == null ? null : new io.videoworld.query.streams.StorageBudgets(c.budget(), streams);
         this.frames = new FrameRenderer(videos, access, c.limits());
 
         VideoTools video = new VideoTools(videos, segments);
@@ -217,6 +219,9 @@ final class QueryWiring implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (budgets != null) {
+            budgets.close();
+        }
         if (retention != null) {
             retention.close();
         }

@@ -69,6 +69,18 @@ public final class ServiceOptions {
             + "e.g. 30d, 12h, P7D; older documents and stored frames are deleted on a schedule (default: kept)")
     String retention;
 
+    @Option(names = "--budget-per-stream", defaultValue = "${sys:vw.budget.per-stream}", description = "vw.budget.per-stream: the most "
+            + "bytes of stored keyframes one stream keeps, e.g. 20GB; the oldest go first, on a schedule (default: no bound)")
+    String budgetPerStream;
+
+    @Option(names = "--budget-total", defaultValue = "${sys:vw.budget.total}", description = "vw.budget.total: the most bytes of "
+            + "stored keyframes all streams keep together, e.g. 100GB; the oldest of any stream go first (default: no bound)")
+    String budgetTotal;
+
+    @Option(names = "--budget-every", defaultValue = "10m", description = "how often the storage budget is applied, e.g. 10m, 1h "
+            + "(default: ${DEFAULT-VALUE})")
+    String budgetEvery;
+
     @Option(names = "--webhook-hosts", split = ",", description = "alert webhooks may name only these hosts (name or *.domain, "
             + "comma separated; default: any host with public addresses)")
     List<String> webhookHosts = new java.util.ArrayList<>();
@@ -136,6 +148,12 @@ public final class ServiceOptions {
         }
         if (retention != null && !retention.isBlank()) {
             config = config.withRetention(RetentionPolicy.of(RetentionPolicy.parse("--retention", retention)));
+        }
+        long perStream = io.videoworld.query.streams.BudgetPolicy.parseSize("--budget-per-stream", budgetPerStream);
+        long total = io.videoworld.query.streams.BudgetPolicy.parseSize("--budget-total", budgetTotal);
+        if (perStream > 0 || total > 0) {
+            config = config.withBudget(new io.videoworld.query.streams.BudgetPolicy(perStream, total,
+                    RetentionPolicy.parse("--budget-every", budgetEvery), java.util.List.of()));
         }
         if (llmUrl != null) {
             config = config.withLlm(new LlmClient(new LlmConfig(llmUrl, llmModel, System.getenv("VW_LLM_KEY"),

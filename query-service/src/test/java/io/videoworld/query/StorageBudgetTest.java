@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,5 +114,29 @@ class StorageBudgetTest {
             }
         }
         assertThat(episodes).as("episodes stay").isEqualTo(6);
+    }
+
+    @Test
+    void aBudgetGivenAtStartIsAppliedOnItsSchedule() throws Exception {
+        String es = TestInfra.get().elasticsearchUrl();
+        Path frames = tmp.resolve("scheduled");
+        String c = "budget-sched-" + System.nanoTime();
+        long epoch = 1_000_000_100_000L;
+        IndexedStreams.write(es, c, epoch, 6, frames); // six stored keyframes of 3 bytes each
+        // A per-stream budget of 9 bytes, every 300 ms, scoped to this test's stream (the tests' Elasticsearch holds others').
+        var policy = new io.videoworld.query.streams.BudgetPolicy(9, 0, java.time.Duration.ofMillis(300), List.of(c));
+        try (QueryServer scheduled = new QueryServer(QueryConfig.of(es, frames.toString()).withBudget(policy)).start("127.0.0.1", 0)) {
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (System.currentTimeMillis() < deadline && Files.exists(frames.resolve(Keyframe.storeKey(c, epoch, 2)))) {
+                Thread.sleep(100);
+            }
+        }
+        for (int f = 0; f < 6; f++) {
+            assertThat(Files.exists(frames.resolve(Keyframe.storeKey(c, epoch, f)))).as("keyframe " + f + ": the oldest three go").isEqualTo(f >= 3);
+        }
+        assertThat(io.videoworld.query.streams.BudgetPolicy.parseSize("--budget-total", "20GB")).isEqualTo(20L << 30);
+        assertThat(io.videoworld.query.streams.BudgetPolicy.parseSize("--budget-total", "4096")).isEqualTo(4096);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.videoworld.query.streams.BudgetPolicy.parseSize("--budget-total", "lots"))
+                .hasMessageContaining("--budget-total 'lots'");
     }
 }
