@@ -15,7 +15,6 @@ import io.videoworld.query.api.ToolDispatcher;
 import io.videoworld.query.auth.Caller;
 import io.videoworld.query.entity.People.PersonRecord;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -139,15 +138,6 @@ public final class PeopleService {
     }
 
     private void deleteStored(JsonNode doc, AtomicLong count) {
-        String key = doc.path("store_ref").asText(null);
-        if (key == null) {
-            return;
-        }
-        try {
-            frames.delete(key);
-            count.incrementAndGet();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        io.videoworld.query.streams.StoredKeyframes.delete(frames, doc, count);
     }
 }

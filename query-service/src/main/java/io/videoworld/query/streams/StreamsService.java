@@ -20,7 +20,6 @@ import io.videoworld.query.streams.StreamResponses.StreamInfo;
 import io.videoworld.query.streams.StreamResponses.StreamList;
 import io.videoworld.query.streams.StreamResponses.TimeRange;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -373,16 +372,7 @@ public final class StreamsService {
     }
 
     private void deleteStored(JsonNode doc, AtomicLong count) {
-        String key = doc.path("store_ref").asText(null);
-        if (key == null) {
-            return;
-        }
-        try {
-            frames.delete(key);
-            count.incrementAndGet();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        io.videoworld.query.streams.StoredKeyframes.delete(frames, doc, count);
     }
 
     private static Query kind(String kind) {
