@@ -106,6 +106,15 @@ class PerceptionSearchTest {
         assertThat(visual.get("similar_segments").get(0).get("segment_id").asText()).isEqualTo(PANTRY + ":shot:0000000100");
         assertThat(visual.get("similar_segments").get(0).get("similarity").asDouble()).isEqualTo(1.0);
         assertThat(visual.get("example_summary").asText()).contains("Porch light");
+        JsonNode held = tool(withoutModel, "find_similar_segments", "{\"video_id\": \"" + PANTRY
+                + "\", \"example_segment\": {\"start_time\": 1.2, \"end_time\": 1.8}}");
+        assertThat(held.get("similar_segments").get(0).get("segment_id").asText())
+                .as("no keyframe was analysed in 1.2-1.8 s; the one on screen since 1.0 s stands for it").isEqualTo(PANTRY + ":shot:0000000100");
+        assertThat(held.get("example_summary").asText()).contains("on screen since 1.0 s").contains("Porch light");
+        HttpResponse<String> before = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withoutModel.port()
+                + "/v1/tools/find_similar_segments")).POST(HttpRequest.BodyPublishers.ofString("{\"video_id\": \"" + PANTRY
+                + "\", \"example_segment\": {\"start_time\": 0.2, \"end_time\": 0.8}}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(before.statusCode()).as("the shot's first analysed keyframe comes at 1.0 s: nothing stands for 0.2-0.8 s").isEqualTo(404);
         JsonNode semantic = tool(withoutModel, "find_similar_segments", "{\"video_id\": \"" + PANTRY
                 + "\", \"example_segment\": {\"start_time\": 4.1, \"end_time\": 6}, \"similarity_metric\": \"semantic\", \"top_k\": 1}");
         assertThat(semantic.get("similar_segments")).hasSize(1);

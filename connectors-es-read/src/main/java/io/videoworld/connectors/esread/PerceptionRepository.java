@@ -2,6 +2,7 @@ package io.videoworld.connectors.esread;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -79,13 +80,23 @@ public final class PerceptionRepository {
     /** The analysed keyframes of a push between two presentation times. */
     public List<Vectors> inRange(String streamId, long epochMs, long fromPtsMs, long toPtsMs) throws IOException {
         return cached(String.join("\u0000", "range", streamId, String.valueOf(epochMs), String.valueOf(fromPtsMs), String.valueOf(toPtsMs)),
-                key -> readRange(streamId, epochMs, fromPtsMs, toPtsMs));
+                key -> readRange(streamId, epochMs, fromPtsMs, toPtsMs, 200, SortOrder.Asc));
     }
 
-    private List<Vectors> readRange(String streamId, long epochMs, long fromPtsMs, long toPtsMs) throws IOException {
+    /**
+     * The last analysed keyframe of a push at or before {@code atPtsMs} and not before
+     * {@code fromPtsMs}: what was on screen at that time when a gated stream analysed nothing
+     * newer, because nothing changed.
+     */
+    public List<Vectors> lastBefore(String streamId, long epochMs, long fromPtsMs, long atPtsMs) throws IOException {
+        return cached(String.join("\u0000", "last", streamId, String.valueOf(epochMs), String.valueOf(fromPtsMs), String.valueOf(atPtsMs)),
+                key -> readRange(streamId, epochMs, fromPtsMs, atPtsMs, 1, SortOrder.Desc));
+    }
+
+    private List<Vectors> readRange(String streamId, long epochMs, long fromPtsMs, long toPtsMs, int size, SortOrder order) throws IOException {
         try {
             List<Vectors> out = new ArrayList<>();
-            for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(200)
+            for (Hit<JsonNode> h : client.search(s -> s.index(Names.PERCEPTION_INDEX).size(size).sort(o -> o.field(f -> f.field("pts_ms").order(order)))
                     .query(q -> q.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(streamId)))
                             .filter(f -> f.term(t -> t.field("epoch_ms").value(epochMs)))
                             .filter(f -> f.range(r -> r.number(n -> n.field("pts_ms").gte((double) fromPtsMs).lte((double) toPtsMs)))))),

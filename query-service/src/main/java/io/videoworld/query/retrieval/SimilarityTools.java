@@ -28,7 +28,8 @@ import java.util.Set;
  * answered in seed 001's shape: the example range's analysed keyframes are averaged into one
  * vector — the colour/layout descriptor for {@code visual}, the on-screen-text embedding for
  * {@code semantic} — and the nearest keyframes elsewhere in the stream decide which shots are
- * most alike (a shot scores its best keyframe; similarity 0-1). {@code motion} compares how
+ * most alike (a shot scores its best keyframe; similarity 0-1). A range in which nothing was
+ * analysed uses the keyframe still on screen, the shot's last one before it. {@code motion} compares how
  * things move: a 16-number descriptor of the tracks in a range (8 directions of movers, weighted
  * twice, 4 speed bands in body heights per second, moving share, count of movers and of still objects,
  * people share, vehicles share), cosine against every other shot's.
@@ -63,6 +64,18 @@ public final class SimilarityTools {
         }
         List<PerceptionRepository.Vectors> inside = perception.inRange(v.streamId(), v.epochMs(), Math.round(start * 1000), Math.round(end * 1000));
         boolean visual = "visual".equals(metric);
+        List<Segment> shots = segments.list(v.streamId(), v.epochMs(), Segment.SHOT);
+        String since = "";
+        if (inside.stream().noneMatch(k -> (visual ? k.imageDescriptor() : k.textEmbedding()) != null)) {
+            // A gated stream analyses a frame only when the picture changes; a range with none still
+            // shows the shot's last analysed keyframe, so that frame stands for the range.
+            long at = Math.round(start * 1000);
+            Segment holding = shots.stream().filter(s -> s.startPtsMs() <= at && at < s.endPtsMs()).findFirst().orElse(null);
+            if (holding != null) {
+                inside = perception.lastBefore(v.streamId(), v.epochMs(), holding.startPtsMs(), at);
+                since = inside.isEmpty() ? "" : " (nothing newer was analysed; the keyframe on screen since " + inside.get(0).ptsMs() / 1000.0 + " s)";
+            }
+        }
         float[] mean = null;
         int used = 0;
         StringBuilder text = new StringBuilder();
@@ -87,7 +100,6 @@ public final class SimilarityTools {
         Vectors.normaliseInPlace(mean);
         Map<String, Double> best = new LinkedHashMap<>();
         Map<String, Segment> byId = new LinkedHashMap<>();
-        List<Segment> shots = segments.list(v.streamId(), v.epochMs(), Segment.SHOT);
         for (PerceptionRepository.Match m : perception.nearest(v.streamId(), v.epochMs(), visual ? "image_descriptor" : "text_embedding",
                 mean, Math.max(50, topK * 5))) {
             for (Segment s : shots) {
@@ -100,7 +112,7 @@ public final class SimilarityTools {
         }
         List<SimilarSegment> similar = best.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(topK)
                 .map(e -> match(byId.get(e.getKey()), e.getValue())).toList();
-        return new Similar(similar, used + " analysed keyframe(s) from " + start + " to " + end + " s"
+        return new Similar(similar, used + " analysed keyframe(s) from " + start + " to " + end + " s" + since
                 + (text.length() == 0 ? "" : "; on-screen text: \"" + text + "\""), metric);
     }
 
