@@ -57,7 +57,8 @@ public final class PushCommand implements Callable<Integer> {
     @Option(names = "--sort", defaultValue = "name", description = "screenshot order and timing: name (1/fps apart) or mtime (file times) (default: ${DEFAULT-VALUE})")
     String sort;
 
-    @Option(names = "--audio", description = "also send the file's audio track, after its frames, as 16 kHz mono chunks on --audio-topic")
+    @Option(names = "--audio", description = "also send the file's audio track, after its frames, as 16 kHz mono chunks on --audio-topic; "
+            + "a file with sound only (a podcast, a recording) is sent as its sound and one small black frame a second")
     boolean audio;
 
     @Option(names = "--audio-topic", defaultValue = Names.AUDIO_TOPIC, description = "topic of audio chunks (default: ${DEFAULT-VALUE})")
@@ -110,6 +111,9 @@ public final class PushCommand implements Callable<Integer> {
         if (fps != null && fps <= 0) {
             throw new IllegalArgumentException("--fps must be positive, got " + fps);
         }
+        if (!audio && !source.contains("://") && io.videoworld.media.video.AudioOnlySource.isSoundOnly(source)) {
+            throw new IllegalArgumentException(source + " has sound but no pictures: push it with --audio");
+        }
         long epoch = epochMs != null ? epochMs : System.currentTimeMillis();
         JpegEncoder encoder = new JpegEncoder(width, quality);
         boolean url = source.contains("://");
@@ -120,8 +124,10 @@ public final class PushCommand implements Callable<Integer> {
         try (FrameSource frames = path != null && path.toFile().isDirectory()
                 ? new ScreenshotFolderSource(path, ScreenshotFolderSource.Order.valueOf(sort.toUpperCase(Locale.ROOT)),
                         fps == null ? 1.0 : fps, epoch, encoder)
-                : new VideoFrameSource(source, fps == null ? 0 : fps, encoder,
-                        encodeThreads != null ? encodeThreads : VideoFrameSource.defaultEncodeThreads());
+                : audio && path != null && io.videoworld.media.video.AudioOnlySource.isSoundOnly(source)
+                        ? new io.videoworld.media.video.AudioOnlySource(source)
+                        : new VideoFrameSource(source, fps == null ? 0 : fps, encoder,
+                                encodeThreads != null ? encodeThreads : VideoFrameSource.defaultEncodeThreads());
                 KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(bootstrap)) {
             int perBatch = batchFrames != null ? batchFrames
                     : frames.kind() == io.videoworld.core.SourceKind.SCREEN ? 20

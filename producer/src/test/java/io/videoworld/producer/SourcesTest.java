@@ -1,5 +1,6 @@
 package io.videoworld.producer;
 
+import io.videoworld.media.video.AudioOnlySource;
 import io.videoworld.media.video.FrameSource;
 import io.videoworld.media.video.JpegEncoder;
 import io.videoworld.media.video.SampleVideo;
@@ -217,6 +218,51 @@ class SourcesTest {
                 "push", tmp.resolve("missing.mp4").toString(), "--bootstrap", "127.0.0.1:1");
         assertThat(code).isNotZero();
         assertThat(err.toString()).startsWith("videoworld: no such video file").doesNotContain("\tat ");
+    }
+
+    /** Two and a half seconds of a 440 Hz tone as a 16 kHz mono WAV file: sound with no pictures. */
+    private Path tone() throws IOException {
+        int rate = 16_000;
+        byte[] pcm = new byte[rate * 5 / 2 * 2];
+        for (int i = 0; i < pcm.length / 2; i++) {
+            short v = (short) (8000 * Math.sin(2 * Math.PI * 440 * i / rate));
+            pcm[2 * i] = (byte) v;
+            pcm[2 * i + 1] = (byte) (v >> 8);
+        }
+        Path wav = tmp.resolve("tone.wav");
+        javax.sound.sampled.AudioFormat format = new javax.sound.sampled.AudioFormat(rate, 16, 1, true, false);
+        javax.sound.sampled.AudioSystem.write(new javax.sound.sampled.AudioInputStream(new java.io.ByteArrayInputStream(pcm), format,
+                pcm.length / 2), javax.sound.sampled.AudioFileFormat.Type.WAVE, wav.toFile());
+        return wav;
+    }
+
+    @Test
+    void aFileWithSoundOnlyGivesOneBlackFrameASecondForItsLength() throws Exception {
+        Path wav = tone();
+        assertThat(AudioOnlySource.isSoundOnly(wav.toString())).isTrue();
+        Path video = tmp.resolve("v.mp4");
+        SampleVideo.write(video, 160, 90, 10, 1.0, List.of());
+        assertThat(AudioOnlySource.isSoundOnly(video.toString())).as("a video has pictures").isFalse();
+        assertThat(AudioOnlySource.isSoundOnly(Files.writeString(tmp.resolve("junk.wav"), "not sound").toString())).isFalse();
+        try (AudioOnlySource s = new AudioOnlySource(wav.toString())) {
+            List<SourceFrame> frames = drain(s);
+            assertThat(frames).extracting(SourceFrame::ptsMs).containsExactly(0L, 1000L, 2000L);
+            assertThat(s.expectedFrames()).isEqualTo(3);
+            assertThat(s.info().durationMs()).isBetween(2400L, 2600L);
+            assertThat(s.info().hasAudio()).isTrue();
+            assertThat(s.info().codec()).contains("audio only");
+            assertThat(JpegInfo.parse(frames.get(0).jpeg()).width()).isEqualTo(frames.get(0).width());
+        }
+        assertThatThrownBy(() -> new AudioOnlySource(video.toString())).hasMessageContaining("no audio stream");
+    }
+
+    @Test
+    void theCliAsksForAudioWhenAFileHasSoundOnly() throws Exception {
+        StringWriter err = new StringWriter();
+        int code = VideoWorldCli.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "push", tone().toString(),
+                "--bootstrap", "127.0.0.1:1");
+        assertThat(code).isNotZero();
+        assertThat(err.toString()).contains("has sound but no pictures: push it with --audio");
     }
 
     @Test

