@@ -186,15 +186,14 @@ public final class AskBench {
 
     private static Path resolve(Media m) throws IOException {
         Path samples = ModelDirectory.samples();
-        Path p = switch (m.set()) {
-            case "shots" -> samples.resolve("shots").resolve(m.file());
-            case "speech" -> samples.resolve("speech-bench").resolve(m.file());
-            default -> samples.resolve(m.set()).resolve(m.file());
-        };
-        if (!Files.isRegularFile(p)) {
-            throw new IOException("no " + m.file() + " at " + p + " (deploy/samples.sh --shots --speech --ask fetches the bench's media)");
+        // The folders deploy/samples.sh fills: --shots, --speech (speech-bench), the default fetch (speech) and --ask.
+        for (String dir : List.of(m.set(), "speech".equals(m.set()) ? "speech-bench" : m.set(), "shots", "speech", "speech-bench", "ask")) {
+            Path p = samples.resolve(dir).resolve(m.file());
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
         }
-        return p;
+        throw new IOException("no " + m.file() + " under " + samples + " (deploy/samples.sh --shots --speech --ask fetches the bench's media)");
     }
 
     private static JobClient startJob(TestInfra infra, Path dir) throws Exception {
@@ -317,8 +316,8 @@ public final class AskBench {
         System.out.println();
         System.out.println("/v1/ask in evidence mode (no LLM), split " + split + ", one question at a time:");
         System.out.println();
-        System.out.println("| kind | questions | hit@1 | hit@3 | no clip on a truth range | mean cited clip (s) | p50 ms | p99 ms |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| kind | questions | hit@1 | hit@3 | no clip on a truth range | first 3 clips on a truth range | mean cited clip (s) | p50 ms | p99 ms |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         Map<String, List<Scored>> byKind = new LinkedHashMap<>();
         for (Scored s : scored) {
             byKind.computeIfAbsent(s.q().kind(), k -> new ArrayList<>()).add(s);
@@ -330,9 +329,12 @@ public final class AskBench {
             long hit3 = l.stream().filter(s -> s.rank() >= 1 && s.rank() <= 3).count();
             long miss = l.stream().filter(s -> s.rank() == 0).count();
             double clip = l.stream().flatMap(s -> s.clips().stream()).mapToDouble(c -> c.end() - c.start()).average().orElse(0);
+            long cited = l.stream().mapToLong(s -> Math.min(3, s.clips().size())).sum();
+            long onTruth = l.stream().mapToLong(s -> s.clips().stream().limit(3).filter(c -> rank(s.q(), List.of(c)) == 1).count()).sum();
             List<Double> ms = new ArrayList<>(l.stream().map(Scored::ms).toList());
-            System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.2f | %d | %.1f | %.0f | %.0f |%n", e.getKey(), l.size(), (double) hit1 / l.size(),
-                    (double) hit3 / l.size(), miss, clip, StackProbe.pct(ms, 50), StackProbe.pct(ms, 99));
+            System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %.2f | %d | %s | %.1f | %.0f | %.0f |%n", e.getKey(), l.size(), (double) hit1 / l.size(),
+                    (double) hit3 / l.size(), miss, cited == 0 ? "-" : String.format(Locale.ROOT, "%.2f", (double) onTruth / cited), clip,
+                    StackProbe.pct(ms, 50), StackProbe.pct(ms, 99));
         }
         System.out.println();
         System.out.println("Questions not answered in the first three clips:");
