@@ -23,6 +23,7 @@ import io.videoworld.perception.ModelDirectory;
 import io.videoworld.producer.AudioPusher;
 import io.videoworld.producer.PushSummary;
 import io.videoworld.producer.Pusher;
+import io.videoworld.testkit.ScriptedLlm;
 import io.videoworld.testkit.TestInfra;
 import java.io.IOException;
 import java.net.URI;
@@ -56,7 +57,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * service, in its own JVM, is asked each question of the split; a question is a hit at k when one
  * of the first k cited clips overlaps one of its truth ranges on its stream. Then the same
  * questions again, open loop at {@code --rate} questions a second, for latency.
- * {@code bin/videoworld bench ask [--split heldout|tune|all] [--rate 20] [--seconds 30] [--questions FILE]}.
+ * With {@code --llm}, the questions are asked again of a second service whose OpenAI-compatible model
+ * is scripted ({@link #follower}): it cannot judge clips, so that pass measures the agent's path
+ * (parse, graph search, clips watched, solver and checker) and what it cites, not a model's accuracy.
+ * {@code bin/videoworld bench ask [--split heldout|tune|all] [--rate 20] [--seconds 30] [--llm] [--questions FILE]}.
  * A stream ingested to its end by an earlier run over the same frame store is asked again without a new push.
  */
 public final class AskBench {
@@ -83,14 +87,16 @@ public final class AskBench {
         String split = "heldout";
         double rate = 20;
         int seconds = 30;
+        boolean llm = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--questions" -> file = Path.of(args[++i]);
                 case "--split" -> split = args[++i];
                 case "--rate" -> rate = Double.parseDouble(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--llm" -> llm = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (bench ask [--split heldout|tune|all] [--rate N] [--seconds N] [--questions FILE])");
+                        + " (bench ask [--split heldout|tune|all] [--rate N] [--seconds N] [--llm] [--questions FILE])");
             }
         }
         if (!List.of("heldout", "tune", "all").contains(split)) {
@@ -132,8 +138,22 @@ public final class AskBench {
             for (Question q : questions) {
                 scored.add(ask(service.url(), q));
             }
-            report(scored, split);
+            report(scored, split, "/v1/ask in evidence mode (no LLM)");
             latency(service.url(), questions, rate, seconds);
+        }
+        if (llm) {
+            try (ScriptedLlm model = ScriptedLlm.start()) {
+                model.respondWith(AskBench::follower);
+                try (ServiceProcess service = ServiceProcess.start(infra.elasticsearchUrl(), dir.resolve("frames"), ModelDirectory.locate(),
+                        dir.resolve("service-llm.log"), List.of("--llm-url", model.baseUrl(), "--llm-model", "scripted-follower"))) {
+                    List<Scored> scored = new ArrayList<>();
+                    for (Question q : questions) {
+                        scored.add(ask(service.url(), q));
+                    }
+                    report(scored, split, "/v1/ask with a scripted OpenAI-compatible model that answers at once and always picks the first "
+                            + "clips (so the hits measure the search it is shown, and the times the agent's own work)");
+                }
+            }
         }
         System.exit(0);
     }
@@ -312,9 +332,45 @@ public final class AskBench {
         return new Scored(q, clips, ms, rank(q, clips));
     }
 
-    private static void report(List<Scored> scored, String split) {
+    /**
+     * The scripted model of the {@code --llm} pass: a plan from the question's own words, the first
+     * three clips to watch, an answer citing clip 1, and a checker that accepts it.
+     */
+    static ScriptedLlm.Reply follower(JsonNode request) {
+        String system = request.path("messages").path(0).path("content").asText();
+        String user = request.path("messages").path(request.path("messages").size() - 1).path("content").asText();
+        if (system.contains("search plan")) {
+            List<String> words = new ArrayList<>();
+            for (String w : user.toLowerCase(Locale.ROOT).split("[^a-z0-9']+")) {
+                if (w.length() > 3 && words.size() < 6) {
+                    words.add(w);
+                }
+            }
+            return ScriptedLlm.Reply.text(Json.MAPPER.createObjectNode().put("question_type", "temporal")
+                    .<com.fasterxml.jackson.databind.node.ObjectNode>set("keywords", Json.MAPPER.valueToTree(words)).toString());
+        }
+        if (system.contains("memory below answers")) {
+            return ScriptedLlm.Reply.text("Action: [Search]\nContent: [1, 2, 3]\nSummary: the first clips are worth watching.");
+        }
+        if (system.contains("last clip chosen")) {
+            return ScriptedLlm.Reply.text("It is in clip 1.");
+        }
+        if (system.contains("watching one clip")) {
+            return ScriptedLlm.Reply.text("Action: [Search]\nContent: this clip was watched.");
+        }
+        if (system.contains("strict examiner")) {
+            return ScriptedLlm.Reply.text("{\"confidence_score\": 5, \"feedback\": \"\"}");
+        }
+        if (system.contains("Describe each image")) {
+            return ScriptedLlm.Reply.text("{\"captions\": []}");
+        }
+        return ScriptedLlm.Reply.text("{\"thought_summary\": \"clip 1\", \"action_type\": \"answer_question\", \"action_payload\": "
+                + "{\"final_answer\": \"In clip 1.\", \"explanation\": \"[clip 1] is the best match the search found.\"}}");
+    }
+
+    private static void report(List<Scored> scored, String split, String what) {
         System.out.println();
-        System.out.println("/v1/ask in evidence mode (no LLM), split " + split + ", one question at a time:");
+        System.out.println(what + ", split " + split + ", one question at a time:");
         System.out.println();
         System.out.println("| kind | questions | hit@1 | hit@3 | no clip on a truth range | first 3 clips on a truth range | mean cited clip (s) | p50 ms | p99 ms |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");

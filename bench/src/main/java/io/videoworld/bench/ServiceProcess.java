@@ -36,6 +36,11 @@ final class ServiceProcess implements AutoCloseable {
      * job is not checked the way a deployment checks it).
      */
     static ServiceProcess start(String esUrl, Path frameStore, Path models, Path log) throws Exception {
+        return start(esUrl, frameStore, models, log, List.of());
+    }
+
+    /** {@link #start(String, Path, Path, Path)} with more of the service's options ({@code --llm-url URL}, ...). */
+    static ServiceProcess start(String esUrl, Path frameStore, Path models, Path log, List<String> more) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -52,6 +57,7 @@ final class ServiceProcess implements AutoCloseable {
         // The bench measures latency under its own open loop: the traffic limits (docs/limits.md) would
         // turn the queueing it measures into refusals.
         cmd.addAll(List.of("--rate-limit", "0", "--request-deadline", "0", "--max-concurrent-ask", "100000", "--max-workers", "100000"));
+        cmd.addAll(more);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         ServiceProcess service = new ServiceProcess(p, log, port);
         // The bench may be stopped by a signal (its run limit); the service must not outlive it.

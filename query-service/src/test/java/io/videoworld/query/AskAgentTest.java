@@ -14,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -236,6 +237,29 @@ class AskAgentTest {
         assertThat(lastUserMessage(watches.get(1))).contains("Clip 2: The mug is on a shelf in clip 2.");
         assertThat(lastUserMessage(requestsOf("solver", since).get(0))).contains("The mug ends up on the table.");
         assertThat(r.get("trace").findValuesAsText("stage")).containsSubsequence("evaluate", "watch", "watch", "solver");
+    }
+
+    @Test
+    void aClipWhosePicturesCannotBeReadIsWatchedFromMemoryAndTheTraceSaysWhy() throws Exception {
+        String gone = "kitchen-cam-gone";
+        Path dir = Files.createDirectories(tmp.resolve("gone"));
+        KitchenCam.index(TestInfra.get().elasticsearchUrl(), dir, gone, EPOCH);
+        Files.delete(dir.resolve(gone + ".mp4"));
+        int since = llm.requests().size();
+        script("evaluate", Reply.text("Action: [Search]\nContent: [1]\nSummary: clip 1 may show it."));
+        script("watch", Reply.text("The mug is on the table."));
+        script("solver", Reply.text(answer("On the table.", "[clip 1]")));
+        script("checker", Reply.text("{\"confidence_score\": 4, \"feedback\": \"\"}"));
+        JsonNode r = ask(withModel, "{\"question\": \"Where is the mug now?\", \"stream_ids\": [\"" + gone + "\"]}");
+        assertThat(requestsOf("watch", since)).hasSize(1);
+        JsonNode watched = null;
+        for (JsonNode step : r.get("trace")) {
+            watched = "watch".equals(step.path("stage").asText()) ? step : watched;
+        }
+        assertThat(watched).isNotNull();
+        assertThat(watched.path("frames")).isEmpty();
+        assertThat(watched.path("frames_error").asText()).contains("not reachable");
+        assertThat(r.path("answer").asText()).isEqualTo("On the table.");
     }
 
     @Test

@@ -19,6 +19,9 @@ public final class AudioOnlySource implements FrameSource {
     static final int WIDTH = 64;
     static final int HEIGHT = 36;
 
+    /** How the codec of such a source is named, so readers know its pictures are stand-ins, not in the file. */
+    public static final String CODEC = "none (audio only";
+
     private final SourceInfo info;
     private final SourceFrame picture;
     private final long frames;
@@ -54,11 +57,16 @@ public final class AudioOnlySource implements FrameSource {
         }
         this.frames = durationMs / 1000 + 1;
         long size = Files.size(path);
-        this.info = new SourceInfo(1.0, durationMs, frames, "none (audio only: " + codec + ")", true, channels, rate, size,
+        this.info = new SourceInfo(1.0, durationMs, frames, CODEC + ": " + codec + ")", true, channels, rate, size,
                 size * 8 / durationMs, WIDTH, HEIGHT, 1.0);
         try (Mat black = new Mat(HEIGHT, WIDTH, opencv_core.CV_8UC3, new org.bytedeco.opencv.opencv_core.Scalar(0, 0, 0, 0))) {
             this.picture = new JpegEncoder(WIDTH, 80).encode(black, 0, null);
         }
+    }
+
+    /** Whether a source with this codec name was sent by this class: its file has no pictures to decode. */
+    public static boolean isStandIn(String codec) {
+        return codec != null && codec.startsWith(CODEC);
     }
 
     /** Whether {@code file} opens and has sound but no pictures; false for anything FFmpeg cannot read. */

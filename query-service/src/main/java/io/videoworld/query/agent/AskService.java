@@ -41,6 +41,20 @@ public final class AskService {
     /** Frames of a clip at given times, as JPEGs (decoded or nearest keyframe). */
     public interface ClipFrames {
         List<FrameCaptioner.Shot> at(VideoDoc video, List<Double> times) throws IOException;
+
+        /**
+         * {@link #at}, or no pictures when they cannot be read (the source is gone and nothing is
+         * stored, a file with sound only), the reason added to {@code reasons}: the agent then goes on
+         * from what the memory holds, and its trace says what was missing.
+         */
+        default List<FrameCaptioner.Shot> readable(VideoDoc video, List<Double> times, List<String> reasons) throws IOException {
+            try {
+                return at(video, times);
+            } catch (ApiException | IOException e) {
+                reasons.add(e.getMessage());
+                return List.of();
+            }
+        }
     }
 
     public AskService(LlmClient llm, EvidenceSearch search, VideoRepository videos, ClipFrames clipFrames, ToolDispatcher tools) {
@@ -169,6 +183,8 @@ public final class AskService {
         private final List<Double> seenTimes = new ArrayList<>();
         private final boolean counting;
         private final GraphSearch.Found found;
+        /** Why pictures asked for could not be read, until the step that asked reports it. */
+        private final List<String> unreadable = new ArrayList<>();
 
         Agent(Caller caller, AskRequest req, List<Evidence> evidence, Trace trace, boolean counting, GraphSearch.Found found) {
             this.found = found;
@@ -256,13 +272,20 @@ public final class AskService {
                     seenTimes.add(t);
                     VideoDoc v = videos.find(e.streamId()).orElse(null);
                     if (v != null) {
-                        frames.addAll(clipFrames.at(v, List.of(t)));
+                        frames.addAll(clipFrames.readable(v, List.of(t), unreadable));
                     }
                 }
             }
             List<String> captions = captioner.captions(frames);
-            trace.add("retrieve_more_frames", Map.of("count", count, "focus", focus == null ? "" : focus, "frames",
-                    frames.stream().map(FrameCaptioner.Shot::frameId).toList()));
+            Map<String, Object> step = new java.util.LinkedHashMap<>();
+            step.put("count", count);
+            step.put("focus", focus == null ? "" : focus);
+            step.put("frames", frames.stream().map(FrameCaptioner.Shot::frameId).toList());
+            if (!unreadable.isEmpty()) {
+                step.put("frames_error", unreadable.get(0));
+                unreadable.clear();
+            }
+            trace.add("retrieve_more_frames", step);
             return "System Notification: Retrieved " + frames.size() + " new frames" + (focus == null ? "" : " (focus: " + focus + ")")
                     + ": " + String.join("; ", captions);
         }
@@ -281,12 +304,16 @@ public final class AskService {
                             String id = e.frameIds().get(i);
                             double fps = v.source().sampleFps() > 0 ? v.source().sampleFps() : v.source().fps();
                             double t = Long.parseLong(id.substring(id.lastIndexOf(':') + 1)) / fps;
-                            frames.addAll(clipFrames.at(v, List.of(t)));
+                            frames.addAll(clipFrames.readable(v, List.of(t), unreadable));
                         }
                     }
                 }
             }
             List<String> lines = new ArrayList<>(captioner.captions(frames));
+            if (!unreadable.isEmpty()) {
+                lines.add("(the cited pictures could not be read: " + unreadable.get(0) + ")");
+                unreadable.clear();
+            }
             if (lines.isEmpty()) {
                 lines.add("(the answer cites no clip or frame)");
             }

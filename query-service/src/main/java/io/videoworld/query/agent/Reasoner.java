@@ -111,12 +111,15 @@ final class Reasoner {
             throws IOException, LlmException {
         VideoDoc v = videos.find(clip.streamId()).orElse(null);
         List<FrameCaptioner.Shot> shots = new ArrayList<>();
+        String noFrames = null;
         if (v != null) {
             List<Double> times = new ArrayList<>();
             for (int k = 0; k < 4; k++) {
                 times.add(clip.startTime() + (clip.endTime() - clip.startTime()) * (k + 0.5) / 4);
             }
-            shots.addAll(frames.at(v, times));
+            List<String> reasons = new ArrayList<>();
+            shots.addAll(frames.readable(v, times, reasons));
+            noFrames = reasons.isEmpty() ? null : reasons.get(0);
         }
         String prompt = "Question: " + req.question() + "\n\nMemory:\n" + memory + "\nThis clip: " + clip.text()
                 + "\n\nSummaries of clips already watched:\n" + (summaries.isEmpty() ? "(none)" : String.join("\n", summaries));
@@ -129,6 +132,9 @@ final class Reasoner {
         step.put("clip", clip.clip());
         step.put("segment_id", clip.segmentId());
         step.put("frames", shots.stream().map(FrameCaptioner.Shot::frameId).toList());
+        if (noFrames != null) {
+            step.put("frames_error", noFrames);
+        }
         step.put("reply", reply.content());
         trace.add("watch", step);
         return reply.content();

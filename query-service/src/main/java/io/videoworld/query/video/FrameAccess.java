@@ -55,9 +55,10 @@ public final class FrameAccess {
         return source(v).isPresent();
     }
 
-    /** Where the source of a recorded (not live: it has a duration) video is opened here. */
+    /** Where the source of a recorded (not live: it has a duration) video with pictures in its file is opened here. */
     private java.util.Optional<String> source(VideoDoc v) {
-        if (v.sourceKind() != SourceKind.VIDEO || (v.source() != null && v.source().durationMs() == null)) {
+        if (v.sourceKind() != SourceKind.VIDEO || (v.source() != null && v.source().durationMs() == null)
+                || v.source() != null && io.videoworld.media.video.AudioOnlySource.isStandIn(v.source().codec())) {
             return java.util.Optional.empty();
         }
         return sources.locate(v.sourceUri());
