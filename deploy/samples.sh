@@ -21,8 +21,9 @@
 #
 # deploy/samples.sh --ask [DIR] also brings the media that only the question benchmark (`bench ask`,
 # bench/ask/questions.json, see bench/ask/README.md) uses into DIR/ask and prints that folder: GNOME
-# help screencasts from Debian's gnome-user-docs, gnome-mahjongg and five-or-more (each file checked
-# against its pinned sha256) and copies of the ALSA voice files. The benchmark's other streams come
+# help screencasts from Debian's gnome-user-docs, gnome-mahjongg and five-or-more, recorded speech with
+# its transcript from Debian's pocketsphinx-testdata (LibriVox readings, spoken playing cards), each
+# file checked against its pinned sha256, and copies of the ALSA voice files. The benchmark's other streams come
 # from --shots and --speech; the script warns about any of them that is missing or differs from the
 # file its truth was checked on. About 10 MB of packages.
 set -euo pipefail
@@ -66,6 +67,12 @@ if [ $askset = 1 ]; then
     "hints-video.ogv|gnome-mahjongg|usr/share/help/C/gnome-mahjongg/figures/hints-video.ogv|93d68457513f29a7e8dd54202148a8f2dd23df1706ef4aa21360d42a38b09dc2"
     "mahjongg-video.ogv|gnome-mahjongg|usr/share/help/C/gnome-mahjongg/figures/mahjongg-video.ogv|40358b344f874d9b35f90757b27d296932b493f39ca320f9c31c6b8911548ef7"
     "glines-demo.ogv|five-or-more|usr/share/help/C/five-or-more/figures/glines-demo.ogv|5362c5cc14e9d03f2377ec6635f704ffea85a57e70a421a7c6e7dc314c3943b8"
+    "pocketsphinx-cards-005.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/cards/005.wav|090f18f5f76cf8b2b43cd9e6b07823f4685a4742d9a36cd98b174a6586c18cf9"
+    "librivox-0870.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav|b0557cf95c974d930577e58e46b7f068c432a6e3afcc286563d88922b2a5315c"
+    "librivox-0880.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav|fbec491ef00ee734a67f0ee318e98c51c157b479e1629ff4f4426861ecac0414"
+    "librivox-0890.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0890.wav|5793ffbdee55fb8bfd284943a6866864c832d9d4accf2661cabd39915c84ee10"
+    "librivox-0920.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0920.wav|40882414ef4cc51f3ff7a63bad0c8c87e7f595ffeb8209fbf756c8ebc5c28a59"
+    "librivox-0930.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav|954adbf0b56ac8a148cbe77b39ca18d76b5f2a1e1f405565bd786ce3e68a68b7"
   )
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
