@@ -25,7 +25,7 @@
 # its transcript from Debian's pocketsphinx-testdata (LibriVox readings, spoken playing cards), each
 # file checked against its pinned sha256, and copies of the ALSA voice files. The benchmark's other streams come
 # from --shots and --speech; the script warns about any of them that is missing or differs from the
-# file its truth was checked on. About 10 MB of packages.
+# file its truth was checked on. About 14 MB of packages.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
