@@ -28,6 +28,35 @@ class SpokenEpisodesOperatorTest {
     }
 
     @Test
+    void aNewPushSettlesTheSpeechStillWaitingFromTheOldOne() throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new EpisodeBatcher(20_000, IDLE, 5_000, true)),
+                Observation::streamId, Types.STRING);
+        h.open();
+        h.processElement(new StreamRecord<>(Observation.of(shot("desk", 0, 4)), EPOCH + 4_000));
+        for (int s = 0; s < 4; s++) {
+            h.processElement(new StreamRecord<>(Observation.of(screen("desk", s, "Inbox - Mail", "Lunch with Dana at noon", topic(0, 0.1))),
+                    EPOCH + s * 1000L));
+        }
+        h.processElement(new StreamRecord<>(Observation.of(said("desk", 3_000, 5_000, "see you at noon")), EPOCH + 6_000));
+        assertThat(h.extractOutputValues()).hasSize(1);
+        // The stream is pushed again: the old push's waiting speech is its last batch, then the new push starts clean.
+        TranscriptDoc next = new TranscriptDoc("desk", EPOCH + 60_000, 0, 2_000, 0.9, -20, "silero-vad-v5", "sphinx4:en-us", TranscriptDoc.OK,
+                "hello again", List.of(), null);
+        h.processElement(new StreamRecord<>(Observation.of(next), EPOCH + 62_000));
+        List<EpisodeBatch> out = h.extractOutputValues();
+        assertThat(out).hasSize(3);
+        assertThat(out.get(1).epochMs()).isEqualTo(EPOCH);
+        assertThat(out.get(1).said()).extracting(EpisodeBatch.Utterance::text).containsExactly("see you at noon");
+        assertThat(out.get(2).epochMs()).isEqualTo(EPOCH + 60_000);
+        assertThat(out.get(2).said()).extracting(EpisodeBatch.Utterance::text).containsExactly("hello again");
+        assertThat(out.get(2).batchSeq()).isZero();
+        h.processWatermark(new Watermark(EPOCH + 62_000 + IDLE));
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
+        h.close();
+    }
+
+    @Test
     void aScreenAndAPodcastGetWhatWasSaidAndTheIdleTimerClearsEverything() throws Exception {
         var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new EpisodeBatcher(20_000, IDLE, 5_000, true)),
                 Observation::streamId, Types.STRING);
