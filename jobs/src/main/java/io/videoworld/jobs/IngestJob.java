@@ -179,14 +179,13 @@ public final class IngestJob {
         if (conf.get(DetectOptions.ENABLED)) {
             out = detectionAndTracking(out, env, conf, watermarks, shots.features(), routes);
         }
+        if (conf.get(AudioOptions.ENABLED)) {
+            out = audio(out, env, conf, routes);
+        }
         if (conf.get(MemoryOptions.ENABLED)) {
             out = memory(out, conf, beforeEpisodeWriter, routes);
         }
-        DataStream<EsWrite> writes = out.writes().union(batches.getSideOutput(ExcludeWindows.EXCLUDED));
-        if (conf.get(AudioOptions.ENABLED)) {
-            writes = writes.union(audio(env, conf, routes));
-        }
-        sinks(writes, conf, routes);
+        sinks(out.writes().union(batches.getSideOutput(ExcludeWindows.EXCLUDED)), conf, routes);
     }
 
     /** What the shot stage hands on: the frames' features, the shots and scenes, and their keyframes. */
@@ -388,8 +387,12 @@ public final class IngestJob {
                 out.observations());
     }
 
-    /** The audio branch: chunks from their own topic, speech found and recognised per stream, transcript documents. */
-    private static DataStream<EsWrite> audio(StreamExecutionEnvironment env, Configuration conf, DeadLetterRoutes routes) {
+    /**
+     * The audio branch: chunks from their own topic, speech found and recognised per stream, transcript documents; the
+     * transcripts are observations for memory too (memory's watermark is then the lower of the frames' and the audio's; an
+     * audio partition without records stops holding it back after {@code vw.source-idleness}).
+     */
+    private static Outputs audio(Outputs out, StreamExecutionEnvironment env, Configuration conf, DeadLetterRoutes routes) {
         KafkaSource<IngestedAudio> source = KafkaSource.<IngestedAudio>builder()
                 .setBootstrapServers(conf.get(IngestOptions.KAFKA_BOOTSTRAP))
                 .setTopics(conf.get(AudioOptions.TOPIC))
@@ -407,8 +410,10 @@ public final class IngestJob {
                 .process(new SpeechOperator(conf.get(PerceptionOptions.MODELS), AudioOptions.recognizer(conf), AudioOptions.segmenter(conf),
                         conf.get(AudioOptions.IDLE).toMillis()).redacting(PrivacyOptions.redactor(conf)))
                 .name(io.videoworld.core.Names.SPEECH_STAGE).uid("speech"));
-        return routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE).name("transcript documents"))
-                .union(routes.tap(speech.process(GraphWrites.fromTranscripts(), ES_WRITE).name("graph from transcripts")));
+        return new Outputs(out.writes().union(routes.tap(speech.process(Stages.map("transcript-documents", EsDocuments::transcript), ES_WRITE)
+                        .name("transcript documents")), routes.tap(speech.process(GraphWrites.fromTranscripts(), ES_WRITE).name("graph from transcripts"))),
+                out.observations().union(routes.tap(speech.process(Stages.map("transcripts-for-memory", Observation::of), OBSERVATION)
+                        .name("transcripts for memory"))));
     }
 
     /** Sinks: every document to Elasticsearch; every dead letter, counted, to the dead-letter topic. */

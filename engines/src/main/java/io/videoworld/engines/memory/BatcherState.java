@@ -5,6 +5,7 @@ import io.videoworld.core.Perception;
 import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.TrackDoc;
+import io.videoworld.core.TranscriptDoc;
 import java.util.List;
 
 /**
@@ -24,15 +25,25 @@ import java.util.List;
  * @param tasks screens: the latest batch of each task (window title, and text under one title), for returns older than {@code recent}
  * @param lastKeyframe screens: the last keyframe batched, which the next one must continue ({@link ScreenContinuity}) or cut
  * @param views screens: what the last keyframe of each remembered batch showed, to find a task returned to by its content
+ * @param said stretches of speech heard and not yet in a batch, by end time
  */
 public record BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, long emittedUntilPts, List<PendingShot> pending,
         List<Perception> orphans, List<TrackDoc> tracks, List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long idleTimerAt,
-        long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe, List<View> views) {
+        long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe, List<View> views, List<TranscriptDoc> said) {
 
     public BatcherState {
         // State written before tasks were kept restores with none.
         tasks = tasks == null ? List.of() : tasks;
         views = views == null ? List.of() : views;
+        said = said == null ? List.of() : said;
+    }
+
+    /** A state holding no speech. */
+    public BatcherState(long epochMs, SourceKind sourceKind, long nextBatch, long emittedUntilPts, List<PendingShot> pending,
+            List<Perception> orphans, List<TrackDoc> tracks, List<EpisodeBatch.Digest> recent, long lastEventTimeMs, long idleTimerAt,
+            long openTimerAt, List<EpisodeBatch.Digest> tasks, Perception lastKeyframe, List<View> views) {
+        this(epochMs, sourceKind, nextBatch, emittedUntilPts, pending, orphans, tracks, recent, lastEventTimeMs, idleTimerAt, openTimerAt, tasks,
+                lastKeyframe, views, List.of());
     }
 
     /**

@@ -105,6 +105,16 @@ final class EpisodeBatches {
                 List.copyOf(context), List.of(), EpisodeBatch.AMBIGUOUS.equals(r.kind()) ? null : "rules");
     }
 
+    /**
+     * A batch of speech alone over [from, to): no frames were read for it, so it has no title, text
+     * or embedding; {@code relation} is decided by the caller.
+     */
+    static EpisodeBatch speech(String stream, long epoch, SourceKind kind, long seq, long from, long to, String relation,
+            List<EpisodeBatch.Digest> context, List<EpisodeBatch.Utterance> said) {
+        return new EpisodeBatch(stream, epoch, seq, kind, from, to, epoch + from, epoch + to, (int) Math.max(1, (to - from + 999) / 1000), null,
+                null, null, null, List.of(), List.of(), List.of(), null, relation, -1, -1, List.copyOf(context), List.of(), "rules", said);
+    }
+
     private static String appOf(long batchSeq, List<EpisodeBatch.Digest> context, List<EpisodeBatch.Digest> tasks) {
         for (List<EpisodeBatch.Digest> l : List.of(context, tasks)) {
             for (EpisodeBatch.Digest d : l) {
@@ -118,8 +128,14 @@ final class EpisodeBatches {
 
     /** What later batches are compared with; a kind guessed from motion alone ({@link #guessed}) is left out, as unknown. */
     static EpisodeBatch.Digest digest(EpisodeBatch b) {
+        String text = String.join(" | ", b.lines().subList(0, Math.min(6, b.lines().size())));
+        if (b.sourceKind() == null && !b.said().isEmpty()) {
+            // Speech alone: what was said is all there is to compare with.
+            text = String.join(" ", b.said().stream().map(u -> u.text() == null ? "" : u.text()).toList()).trim();
+            text = text.length() > 300 ? text.substring(0, 300) : text;
+        }
         return new EpisodeBatch.Digest(b.batchSeq(), b.startPtsMs(), b.endPtsMs(), guessed(b) ? null : b.app(), b.title(),
-                String.join(" | ", b.lines().subList(0, Math.min(6, b.lines().size()))), b.embedding(), b.sceneId());
+                text, b.embedding(), b.sceneId());
     }
 
     /**

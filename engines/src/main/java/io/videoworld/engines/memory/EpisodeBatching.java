@@ -9,6 +9,7 @@ import io.videoworld.core.Segment;
 import io.videoworld.core.SourceKind;
 import io.videoworld.core.TextLine;
 import io.videoworld.core.TrackDoc;
+import io.videoworld.core.TranscriptDoc;
 import io.videoworld.core.Vectors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,6 +30,8 @@ public final class EpisodeBatching implements java.io.Serializable {
     public static final int RECENT = 10;
     private static final int MAX_ORPHANS = 2000;
     private static final int MAX_TRACKS = 200;
+    /** Stretches of speech held for a batch at most (hours of speech with no batch cut: the oldest go). */
+    private static final int MAX_SAID = 500;
 
     /** The state after a step (null: the stream is finished and its state cleared) and the batches it emitted. */
     public record Step(BatcherState state, List<EpisodeBatch> batches) {}
@@ -114,6 +117,8 @@ public final class EpisodeBatching implements java.io.Serializable {
                 }
             }
             eventTime = Math.max(eventTime, p.eventTimeMs());
+        } else if (o.transcript() != null) {
+            return heard(s, o.transcript(), watermark);
         } else if (o.track() != null) {
             tracks.removeIf(t -> t.trackNumber() == o.track().trackNumber());
             tracks.add(o.track());
@@ -122,7 +127,7 @@ public final class EpisodeBatching implements java.io.Serializable {
             }
         }
         s = new BatcherState(s.epochMs(), kind, s.nextBatch(), s.emittedUntilPts(), pending, orphans, tracks, s.recent(), eventTime,
-                s.idleTimerAt(), s.openTimerAt(), s.tasks(), s.lastKeyframe(), s.views());
+                s.idleTimerAt(), s.openTimerAt(), s.tasks(), s.lastKeyframe(), s.views(), s.said());
         s = drain(s, false, watermark, out);
         return new Step(scheduled(s, watermark), out);
     }
@@ -134,7 +139,7 @@ public final class EpisodeBatching implements java.io.Serializable {
         }
         List<EpisodeBatch> out = new ArrayList<>();
         s = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), s.idleTimerAt(), -1, s.tasks(), s.lastKeyframe(), s.views());
+                s.lastEventTimeMs(), s.idleTimerAt(), -1, s.tasks(), s.lastKeyframe(), s.views(), s.said());
         s = drain(s, false, timestamp, out);
         return new Step(scheduled(s, timestamp), out);
     }
@@ -142,8 +147,91 @@ public final class EpisodeBatching implements java.io.Serializable {
     /** Emits everything still held; the stream's state is to be cleared and its timers deleted. */
     public Step finish(BatcherState s) {
         List<EpisodeBatch> out = new ArrayList<>();
-        drain(s, true, Long.MAX_VALUE, out);
+        s = drain(s, true, Long.MAX_VALUE, out);
+        if (!s.said().isEmpty()) {
+            // Speech no batch took (it came after the last one was cut, or ends after it): the stream's last batch.
+            speech(s, s.said(), out);
+        }
         return new Step(null, out);
+    }
+
+    /**
+     * A stretch of speech. It waits for the batch that holds its end (a batch takes every stretch
+     * that ends before it does); one that came after everything it spans was cut goes with the
+     * next batch. Where nothing of the stream waits to be cut (no closed shot, no perception of
+     * the open shot) such a late stretch is a batch of its own at once, continuing the latest
+     * event; a stream with no frames at all (audio only) makes every stretch a batch as it comes.
+     */
+    private Step heard(BatcherState s, TranscriptDoc t, long watermark) {
+        List<EpisodeBatch> out = new ArrayList<>();
+        List<TranscriptDoc> said = new ArrayList<>(s.said());
+        said.removeIf(x -> x.startMs() == t.startMs());
+        int at = said.size();
+        while (at > 0 && said.get(at - 1).endMs() > t.endMs()) {
+            at--;
+        }
+        said.add(at, t);
+        if (said.size() > MAX_SAID) {
+            said.remove(0);
+        }
+        long eventTime = Math.max(s.lastEventTimeMs(), t.epochMs() + t.endMs());
+        s = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
+                eventTime, s.idleTimerAt(), s.openTimerAt(), s.tasks(), s.lastKeyframe(), s.views(), said);
+        boolean waiting = !s.pending().isEmpty() || !s.orphans().isEmpty();
+        if (!waiting && s.sourceKind() == null) {
+            s = speech(s, said, out);
+        } else if (!waiting) {
+            long until = s.emittedUntilPts();
+            List<TranscriptDoc> late = said.stream().filter(x -> x.endMs() <= until).toList();
+            if (!late.isEmpty()) {
+                s = speech(s, late, out);
+            }
+        }
+        return new Step(scheduled(s, watermark), out);
+    }
+
+    /**
+     * A batch of speech alone, {@code taken} from the state's pending stretches: on a stream with
+     * frames it continues the latest event (and is not compared with later batches); on an audio-only
+     * stream it is new after {@code maxBatchMs} of silence, else it continues.
+     */
+    private BatcherState speech(BatcherState s, List<TranscriptDoc> taken, List<EpisodeBatch> out) {
+        long from = taken.stream().mapToLong(TranscriptDoc::startMs).min().getAsLong();
+        long to = Math.max(from + 1, taken.stream().mapToLong(TranscriptDoc::endMs).max().getAsLong());
+        long until = s.emittedUntilPts();
+        boolean audioOnly = s.sourceKind() == null;
+        List<EpisodeBatch.Digest> recent = new ArrayList<>(s.recent());
+        String relation = !audioOnly ? EpisodeBatch.CONTINUE
+                : until == Long.MIN_VALUE || from - until >= maxBatchMs ? EpisodeBatch.NEW : EpisodeBatch.CONTINUE;
+        if (audioOnly && until != Long.MIN_VALUE) {
+            from = Math.max(from, Math.min(until, to - 1));
+        }
+        EpisodeBatch b = EpisodeBatches.speech(taken.get(0).streamId(), s.epochMs(), s.sourceKind(), s.nextBatch(), from, to, relation, recent,
+                taken.stream().map(EpisodeBatch.Utterance::of).toList());
+        out.add(b);
+        if (audioOnly) {
+            recent.add(EpisodeBatches.digest(b));
+            if (recent.size() > RECENT) {
+                recent.remove(0);
+            }
+        }
+        List<TranscriptDoc> left = new ArrayList<>(s.said());
+        left.removeAll(taken);
+        return new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch() + 1, Math.max(until, to), s.pending(), s.orphans(), s.tracks(), recent,
+                s.lastEventTimeMs(), s.idleTimerAt(), s.openTimerAt(), s.tasks(), s.lastKeyframe(), s.views(), left);
+    }
+
+    /** The batch {@code b} with the pending stretches that end before it does, which leave {@code said}. */
+    private static EpisodeBatch attach(EpisodeBatch b, List<TranscriptDoc> said) {
+        List<EpisodeBatch.Utterance> mine = new ArrayList<>();
+        said.removeIf(u -> {
+            boolean in = u.endMs() < b.endPtsMs();
+            if (in) {
+                mine.add(EpisodeBatch.Utterance.of(u));
+            }
+            return in;
+        });
+        return mine.isEmpty() ? b : b.withSaid(mine);
     }
 
     /** The idle timer after the latest observation, and a timer for when the open shot's next batch can be cut. */
@@ -157,7 +245,7 @@ public final class EpisodeBatching implements java.io.Serializable {
             wanted = Math.max(wanted, watermark + 1);
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(), s.tracks(), s.recent(),
-                s.lastEventTimeMs(), idle, wanted, s.tasks(), s.lastKeyframe(), s.views());
+                s.lastEventTimeMs(), idle, wanted, s.tasks(), s.lastKeyframe(), s.views(), s.said());
     }
 
     /**
@@ -173,6 +261,7 @@ public final class EpisodeBatching implements java.io.Serializable {
         long until = s.emittedUntilPts();
         Perception[] last = {s.lastKeyframe()};
         List<BatcherState.View> views = new ArrayList<>(s.views());
+        List<TranscriptDoc> said = new ArrayList<>(s.said());
         while (!pending.isEmpty() && (force || complete(pending.get(0), until))) {
             BatcherState.PendingShot p = pending.remove(0);
             Segment shot = p.shot();
@@ -181,7 +270,7 @@ public final class EpisodeBatching implements java.io.Serializable {
             long startEvent = shot.startEventTimeMs() + (from - shot.startPtsMs());
             for (EpisodeBatch b : batches(shot.streamId(), shot.epochMs(), shot.sourceKind(), shot.id(), shot.sceneId(), from, shot.endPtsMs(),
                     startEvent, kfs, next, recent, tasks, s.tracks(), true, last, views)) {
-                next = emit(b, out, recent, tasks);
+                next = emit(attach(b, said), out, recent, tasks);
             }
             until = Math.max(until, shot.endPtsMs());
             long cut = until;
@@ -198,7 +287,7 @@ public final class EpisodeBatching implements java.io.Serializable {
                 long startEvent = first.eventTimeMs() - (first.ptsMs() - from);
                 for (EpisodeBatch b : batches(first.streamId(), first.epochMs(), s.sourceKind(), null, null, from, end, startEvent, ready, next,
                         recent, tasks, s.tracks(), force, last, views)) {
-                    next = emit(b, out, recent, tasks);
+                    next = emit(attach(b, said), out, recent, tasks);
                     until = Math.max(until, b.endPtsMs());
                 }
                 long cut = until;
@@ -206,7 +295,7 @@ public final class EpisodeBatching implements java.io.Serializable {
             }
         }
         return new BatcherState(s.epochMs(), s.sourceKind(), next, until, pending, orphans, s.tracks(), recent, s.lastEventTimeMs(),
-                s.idleTimerAt(), s.openTimerAt(), tasks, last[0], views);
+                s.idleTimerAt(), s.openTimerAt(), tasks, last[0], views, said);
     }
 
     /**

@@ -20,6 +20,10 @@ public final class EpisodeWriting implements java.io.Serializable {
     /** Older events kept (without their text) so a return can still link to them. */
     static final int LINKABLE = 40;
     private static final int KEY_LINES = 8;
+    /** Characters of speech one batch's details line carries at most. */
+    private static final int MAX_SAID = 1200;
+    /** Characters of the quote a summary carries. */
+    private static final int QUOTE = 120;
 
     /** The state after a batch, the documents it writes (a deletion is a doc marked deleted), and the decision taken. */
     public record Step(WriterState state, List<EpisodeDoc> docs, String decision) {}
@@ -75,12 +79,12 @@ public final class EpisodeWriting implements java.io.Serializable {
             WriterState.Event gone = new WriterState.Event(current.seq(), current.revision() + 1, current.occurredAtMs(), current.endEventTimeMs(),
                     current.startPtsMs(), current.endPtsMs(), current.app(), current.title(), current.keyLines(), current.labels(),
                     current.details(), current.links(), current.embeddingSum(), current.embeddedBatches(), current.batches(),
-                    current.batchSeqs(), by, true);
+                    current.batchSeqs(), by, true, current.said());
             out.add(doc(b, gone, true));
             WriterState.Event merged = merge(current, b, details, by);
             WriterState.Event consolidated = new WriterState.Event(next++, 1, merged.occurredAtMs(), merged.endEventTimeMs(),
                     merged.startPtsMs(), merged.endPtsMs(), merged.app(), merged.title(), merged.keyLines(), merged.labels(), merged.details(),
-                    merged.links(), merged.embeddingSum(), merged.embeddedBatches(), merged.batches(), merged.batchSeqs(), by, false);
+                    merged.links(), merged.embeddingSum(), merged.embeddedBatches(), merged.batches(), merged.batchSeqs(), by, false, merged.said());
             events.set(events.size() - 1, consolidated);
             out.add(doc(b, consolidated, false));
             decision = "replace";
@@ -108,7 +112,7 @@ public final class EpisodeWriting implements java.io.Serializable {
             WriterState.Event e = events.get(i);
             if (!e.details().isEmpty()) {
                 events.set(i, new WriterState.Event(e.seq(), e.revision(), e.occurredAtMs(), e.endEventTimeMs(), e.startPtsMs(), e.endPtsMs(),
-                        e.app(), e.title(), List.of(), List.of(), "", List.of(), null, 0, e.batches(), e.batchSeqs(), e.decidedBy(), true));
+                        e.app(), e.title(), List.of(), List.of(), "", List.of(), null, 0, e.batches(), e.batchSeqs(), e.decidedBy(), true, null));
             }
         }
         while (events.size() > KEEP + LINKABLE) {
@@ -151,7 +155,7 @@ public final class EpisodeWriting implements java.io.Serializable {
         List<String> key = keyLines(List.of(), b);
         return new WriterState.Event(seq, 1, b.startEventTimeMs(), b.endEventTimeMs(), b.startPtsMs(), b.endPtsMs(), b.app(), b.title(), key,
                 b.labels(), details, links, b.embedding() == null ? null : b.embedding().clone(), b.embedding() == null ? 0 : 1, 1,
-                List.of(b.batchSeq()), by, false);
+                List.of(b.batchSeq()), by, false, quote(b));
     }
 
     private static WriterState.Event merge(WriterState.Event e, EpisodeBatch b, String details, String by) {
@@ -171,15 +175,17 @@ public final class EpisodeWriting implements java.io.Serializable {
         if (seqs.size() > 50) {
             seqs.remove(0);
         }
-        return new WriterState.Event(e.seq(), e.revision() + 1, e.occurredAtMs(), b.endEventTimeMs(), e.startPtsMs(), b.endPtsMs(),
-                e.app() != null ? e.app() : b.app(), b.title() != null ? b.title() : e.title(), keyLines(e.keyLines(), b), List.copyOf(labels),
-                e.details() + "\n" + details, e.links(), sum, embedded, e.batches() + 1, seqs, by, false);
+        // A batch of speech that came late may end before the event does: the event never shrinks.
+        return new WriterState.Event(e.seq(), e.revision() + 1, e.occurredAtMs(), Math.max(e.endEventTimeMs(), b.endEventTimeMs()), e.startPtsMs(),
+                Math.max(e.endPtsMs(), b.endPtsMs()), e.app() != null ? e.app() : b.app(), b.title() != null ? b.title() : e.title(),
+                keyLines(e.keyLines(), b), List.copyOf(labels), e.details() + "\n" + details, e.links(), sum, embedded, e.batches() + 1, seqs, by,
+                false, e.said() != null ? e.said() : quote(b));
     }
 
     private static WriterState.Event close(WriterState.Event e, String by) {
         return new WriterState.Event(e.seq(), e.revision() + 1, e.occurredAtMs(), e.endEventTimeMs(), e.startPtsMs(), e.endPtsMs(), e.app(),
                 e.title(), e.keyLines(), e.labels(), e.details(), e.links(), e.embeddingSum(), e.embeddedBatches(), e.batches(), e.batchSeqs(),
-                e.decidedBy(), true);
+                e.decidedBy(), true, e.said());
     }
 
     /** The lines a summary quotes: the old ones first (they stay), new ones after, at most eight. */
@@ -215,11 +221,53 @@ public final class EpisodeWriting implements java.io.Serializable {
         if (!b.tracks().isEmpty()) {
             sb.append("; tracks: ").append(String.join(", ", b.tracks().subList(0, Math.min(8, b.tracks().size()))));
         }
+        if (!b.said().isEmpty()) {
+            sb.append(text.isEmpty() && b.labels().isEmpty() && b.tracks().isEmpty() ? "said: " : "; said: ").append(said(b.said()));
+        }
         return sb.toString();
+    }
+
+    /** What was said, each stretch with its own times (a late one may lie before the batch): {@code [00:00:42-00:00:45] "…"}. */
+    static String said(List<EpisodeBatch.Utterance> said) {
+        StringBuilder sb = new StringBuilder();
+        for (EpisodeBatch.Utterance u : said) {
+            if (sb.length() > MAX_SAID) {
+                sb.append(" ...");
+                break;
+            }
+            sb.append(sb.length() == 0 ? "" : " ").append('[').append(clock(u.startPtsMs())).append('-').append(clock(u.endPtsMs())).append("] ");
+            String text = u.text() == null ? null : plain(u.text());
+            sb.append(text == null ? "(speech not recognised)" : text.isEmpty() ? "(no words recognised)" : "\"" + text + "\"");
+        }
+        return sb.toString();
+    }
+
+    /** A short quote of the first words recognised in the batch, or null. */
+    static String quote(EpisodeBatch b) {
+        for (EpisodeBatch.Utterance u : b.said()) {
+            String text = u.text() == null ? "" : plain(u.text());
+            if (!text.isEmpty()) {
+                return text.length() > QUOTE ? text.substring(0, QUOTE).replaceAll("\\s+\\S*$", "") + "..." : text;
+            }
+        }
+        return null;
+    }
+
+    /** Recognised text on one line, its double quotes made single (it is quoted as data). */
+    private static String plain(String text) {
+        return text.replaceAll("\\s+", " ").replace('"', '\'').trim();
     }
 
     static String summary(WriterState.Event e, SourceKind kind) {
         StringBuilder sb = new StringBuilder();
+        if (kind == null) {
+            // Sound alone (a podcast, a recording): what was said is the summary.
+            sb.append("Speech");
+            if (e.said() != null) {
+                sb.append(": \"").append(e.said()).append('"');
+            }
+            return sb.toString();
+        }
         if (kind == SourceKind.SCREEN) {
             sb.append(e.title() != null ? "Using " + e.title() : "Looking at the screen");
         } else {
@@ -234,14 +282,19 @@ public final class EpisodeWriting implements java.io.Serializable {
         if (kind == SourceKind.SCREEN && !e.labels().isEmpty()) {
             sb.append(". Objects: ").append(String.join(", ", e.labels()));
         }
+        if (e.said() != null && (kind == SourceKind.VIDEO || e.keyLines().isEmpty())) {
+            // Cameras, and screens with no text read: a few words of what was said.
+            sb.append("; said: \"").append(e.said()).append('"');
+        }
         String s = sb.toString();
         return s.length() > 600 ? s.substring(0, 600) + "..." : s;
     }
 
     private static EpisodeDoc doc(EpisodeBatch b, WriterState.Event e, boolean deleted) {
         boolean screen = b.sourceKind() == SourceKind.SCREEN;
-        return new EpisodeDoc(b.streamId(), b.epochMs(), e.seq(), e.revision(), screen ? "screen_activity" : "scene_activity",
-                screen ? "user" : "camera", e.occurredAtMs(), e.endEventTimeMs(), e.startPtsMs(), e.endPtsMs(), e.app(),
+        boolean heard = b.sourceKind() == null;
+        return new EpisodeDoc(b.streamId(), b.epochMs(), e.seq(), e.revision(), screen ? "screen_activity" : heard ? "speech_activity" : "scene_activity",
+                screen ? "user" : heard ? "speaker" : "camera", e.occurredAtMs(), e.endEventTimeMs(), e.startPtsMs(), e.endPtsMs(), e.app(),
                 summary(e, b.sourceKind()), e.details(), e.labels(), e.links(), e.batches(), Vectors.unit(e.embeddingSum()), e.decidedBy(), e.closed(),
                 deleted);
     }

@@ -34,8 +34,17 @@ public record WriterState(long epochMs, long nextSeq, List<Event> events, long l
      * @param batchSeqs numbers of its latest batches (returns are found through them)
      * @param decidedBy how its latest write was decided
      * @param closed whether later batches may still merge into it
+     * @param said the first words said during it (a short quote for its summary), or null
      */
     public record Event(long seq, long revision, long occurredAtMs, long endEventTimeMs, long startPtsMs, long endPtsMs, String app,
             String title, List<String> keyLines, List<String> labels, String details, List<String> links, float[] embeddingSum,
-            int embeddedBatches, int batches, List<Long> batchSeqs, String decidedBy, boolean closed) {}
+            int embeddedBatches, int batches, List<Long> batchSeqs, String decidedBy, boolean closed, String said) {
+        /** An event in which nothing was said. */
+        public Event(long seq, long revision, long occurredAtMs, long endEventTimeMs, long startPtsMs, long endPtsMs, String app,
+                String title, List<String> keyLines, List<String> labels, String details, List<String> links, float[] embeddingSum,
+                int embeddedBatches, int batches, List<Long> batchSeqs, String decidedBy, boolean closed) {
+            this(seq, revision, occurredAtMs, endEventTimeMs, startPtsMs, endPtsMs, app, title, keyLines, labels, details, links, embeddingSum,
+                    embeddedBatches, batches, batchSeqs, decidedBy, closed, null);
+        }
+    }
 }

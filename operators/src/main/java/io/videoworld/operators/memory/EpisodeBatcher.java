@@ -24,7 +24,8 @@ import org.apache.flink.util.Collector;
  * stream order; the still-open shot of a live stream is cut from its periodic keyframes' perception
  * once the event-time watermark has passed them by {@code graceMs} (the shot detector's look-ahead),
  * so a camera that never cuts still gets events every {@code maxBatchMs}. State: pending shots,
- * perceptions not yet batched, recent tracks and the last ten batch digests; a new push resets it
+ * perceptions not yet batched, recent tracks, the last ten batch digests and stretches of speech
+ * not yet in a batch ({@link EpisodeBatching} says which batch takes them); a new push resets it
  * and an event-time timer {@code idleMs} after the latest observation settles the rest and clears it.
  * The decisions are {@link EpisodeBatching}'s; this class stores the state and sets the timers.
  */
@@ -79,7 +80,7 @@ public final class EpisodeBatcher extends GuardedKeyedProcessFunction<String, Ob
         boolean idle = timestamp == s.idleTimerAt();
         BatcherState before = new BatcherState(s.epochMs(), s.sourceKind(), s.nextBatch(), s.emittedUntilPts(), s.pending(), s.orphans(),
                 s.tracks(), s.recent(), s.lastEventTimeMs(), idle ? -1 : s.idleTimerAt(), idle ? s.openTimerAt() : -1, s.tasks(),
-                s.lastKeyframe(), s.views());
+                s.lastKeyframe(), s.views(), s.said());
         apply(before, engine.timer(s, timestamp), ctx.timerService(), out);
     }
 

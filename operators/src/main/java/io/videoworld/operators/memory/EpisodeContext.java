@@ -290,7 +290,15 @@ public final class EpisodeContext extends GuardedAsyncFunction<EpisodeBatch, Dec
         if (!b.labels().isEmpty()) {
             sb.append("  objects: ").append(String.join(", ", b.labels())).append('\n');
         }
+        // What was said, quoted as data (double quotes made single), each stretch with its times.
+        b.said().stream().filter(u -> u.text() != null && !u.text().isBlank()).limit(12).forEach(u -> sb.append("  said [")
+                .append(u.startPtsMs() / 1000).append("-").append(u.endPtsMs() / 1000).append(" s]: \"")
+                .append(abbreviate(u.text().replaceAll("\\s+", " ").replace('"', '\'').trim(), 300)).append("\"\n"));
         return sb.toString();
+    }
+
+    private static String abbreviate(String text, int max) {
+        return text.length() > max ? text.substring(0, max) + "..." : text;
     }
 
     private List<EpisodeBatch.RelevantEvent> relevant(EpisodeBatch b) throws Exception {

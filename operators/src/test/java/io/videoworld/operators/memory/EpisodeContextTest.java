@@ -66,6 +66,20 @@ class EpisodeContextTest {
     }
 
     @Test
+    void theModelIsToldWhatWasSaidDuringTheBatchQuotedAsData() throws Exception {
+        int before = llm.requests().size();
+        llm.script(Reply.toolCall(EpisodeContext.FUNCTION, "{\"action\":\"insert\"}"));
+        EpisodeBatch b = batch(60, EpisodeBatch.AMBIGUOUS).withSaid(List.of(
+                new EpisodeBatch.Utterance(4_500, 6_000, "book the \"Lisbon\" flight for Tuesday", "sphinx4:en-us"),
+                new EpisodeBatch.Utterance(6_500, 7_000, null, "sphinx4:en-us")));
+        EpisodeBatch decided = context.decide(b);
+        assertThat(decided.decidedBy()).isEqualTo("llm");
+        assertThat(decided.said()).isEqualTo(b.said());
+        String prompt = llm.requests().get(before).get("messages").get(1).get("content").asText();
+        assertThat(prompt).contains("said [4-6 s]: \"book the 'Lisbon' flight for Tuesday\"").doesNotContain("null");
+    }
+
+    @Test
     void clearBatchesNeverReachTheModel() throws Exception {
         int before = llm.requests().size();
         EpisodeBatch decided = context.decide(batch(20, EpisodeBatch.NEW));
