@@ -20,7 +20,7 @@ import io.videoworld.media.video.FrameSource;
 import io.videoworld.media.video.JpegEncoder;
 import io.videoworld.media.video.VideoFrameSource;
 import io.videoworld.perception.ModelDirectory;
-import io.videoworld.producer.AudioPusher;
+import io.videoworld.producer.AudioFeed;
 import io.videoworld.producer.PushSummary;
 import io.videoworld.producer.Pusher;
 import io.videoworld.testkit.ScriptedLlm;
@@ -241,9 +241,21 @@ public final class AskBench {
                 : new VideoFrameSource(path.toString(), 0, new JpegEncoder(640, 85));
                 KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(infra.kafkaBootstrap())) {
             int batch = (int) Math.max(1, Math.round(src.info().sampleFps()));
+            // As push --audio sends it: each frame batch's seconds of sound beside it.
+            AudioFeed feed = m.audio() && src.info().hasAudio() ? AudioFeed.start(producer, AUDIO_TOPIC, path.toString(), m.stream(), epoch) : null;
+            double fps = src.info().sampleFps();
             PushSummary s = new Pusher(producer, FRAMES_TOPIC, batch, KafkaProducers.MAX_RECORD_BYTES)
-                    .push(src, m.stream(), path.toUri().toString(), epoch, n -> { });
-            long chunks = m.audio() ? AudioPusher.push(producer, AUDIO_TOPIC, path.toString(), m.stream(), epoch) : 0;
+                    .push(src, m.stream(), path.toUri().toString(), epoch, n -> {
+                        if (feed != null) {
+                            feed.sendUntil(Math.round(n * 1000 / fps));
+                        }
+                    });
+            long chunks = 0;
+            if (feed != null) {
+                try (feed) {
+                    chunks = feed.finish();
+                }
+            }
             System.out.printf(Locale.ROOT, "pushed %s: %d frames, %d audio chunks in %.1f s%n", m.stream(), s.frames(), chunks,
                     (System.nanoTime() - t0) / 1e9);
             return s;

@@ -35,6 +35,20 @@ public record AudioChunk(String streamId, long seq, long epochMs, long ptsMs, in
         return new AudioChunk(streamId, seq, epochMs, ptsMs, RATE, 1, S16LE, to - from, b.array());
     }
 
+    /**
+     * The mark a producer sends after a push's last samples: no samples, at the time the sound
+     * ended. It lets the job close and recognise the last stretch at once instead of waiting for
+     * event time to pass it.
+     */
+    public static AudioChunk end(String streamId, long seq, long epochMs, long ptsMs) {
+        return new AudioChunk(streamId, seq, epochMs, ptsMs, RATE, 1, S16LE, 0, new byte[0]);
+    }
+
+    /** Whether this is the end-of-audio mark ({@link #end}). */
+    public boolean isEnd() {
+        return samples == 0;
+    }
+
     /** Bytes per sample of a format, 0 for an unknown one. */
     public static int bytesPerSample(String format) {
         return S16LE.equals(format) ? 2 : F32LE.equals(format) ? 4 : 0;

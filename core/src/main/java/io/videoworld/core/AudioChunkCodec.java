@@ -61,8 +61,8 @@ public final class AudioChunkCodec {
         if (width == 0) {
             throw new MalformedBatchException("unknown sample format '" + c.format() + "' (s16le or f32le)");
         }
-        if (c.samples() < 1 || c.samples() > MAX_SAMPLES) {
-            throw new MalformedBatchException(c.samples() + " samples; a chunk holds 1-" + MAX_SAMPLES);
+        if (c.samples() < 0 || c.samples() > MAX_SAMPLES) {
+            throw new MalformedBatchException(c.samples() + " samples; a chunk holds 1-" + MAX_SAMPLES + " (0: the end of the push's audio)");
         }
         if (c.pcm() == null || c.pcm().length != c.samples() * width) {
             throw new MalformedBatchException("truncated: " + (c.pcm() == null ? 0 : c.pcm().length) + " bytes of PCM for " + c.samples()

@@ -57,6 +57,20 @@ class AudioChunkCodecTest {
     }
 
     @Test
+    void theEndOfAudioMarkHasNoSamplesAndNothingElseMayBeEmpty() throws MalformedBatchException {
+        AudioChunk end = AudioChunkCodec.decode(AudioChunkCodec.encode(AudioChunk.end("cam-1", 7, 1_700_000_000_000L, 6_500)));
+        assertThat(end.isEnd()).isTrue();
+        assertThat(end.ptsMs()).isEqualTo(6_500);
+        assertThat(end.durationMs()).isZero();
+        assertThat(second(0).isEnd()).isFalse();
+        AudioChunk c = second(0);
+        assertThatThrownBy(() -> AudioChunkCodec.decode(AudioChunkCodec.encode(with(c, 16_000, 1, c.format(), 0, c.pcm()))))
+                .as("a mark with PCM").isInstanceOf(MalformedBatchException.class).hasMessageStartingWith("truncated");
+        assertThatThrownBy(() -> AudioChunkCodec.decode(AudioChunkCodec.encode(with(c, 16_000, 1, c.format(), -1, new byte[0]))))
+                .isInstanceOf(MalformedBatchException.class).hasMessageContaining("-1 samples");
+    }
+
+    @Test
     void refusesNanAndOutOfRangeFloats() throws MalformedBatchException {
         ByteBuffer ok = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putFloat(0.1f).putFloat(-0.9f).putFloat(1f).putFloat(0f);
         AudioChunk c = with(second(0), 16_000, 1, AudioChunk.F32LE, 4, ok.array());

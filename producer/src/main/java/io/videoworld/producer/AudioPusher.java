@@ -22,7 +22,8 @@ import org.bytedeco.javacv.Frame;
  * 16-bit PCM, cut into chunks of one second, each stamped with the presentation time of its first
  * sample on the clock the frames use (FFmpeg's timestamps, in milliseconds). Where the track's
  * timestamps jump ahead of the samples counted (a gap in the audio), the chunk ends and the next
- * starts at the new time. Sent keyed by stream id, so one stream's chunks stay in order.
+ * starts at the new time. The last chunk is the end-of-audio mark ({@link AudioChunk#end}). Sent
+ * keyed by stream id, so one stream's chunks stay in order.
  */
 public final class AudioPusher {
     private static final long GAP_MS = 100;
@@ -69,6 +70,10 @@ public final class AudioPusher {
             }
             if (filled > 0) {
                 sink.accept(AudioChunk.s16(streamId, seq++, epochMs, chunkPts, buf, 0, filled));
+            }
+            if (seq > 0) {
+                // The sound is over: the job recognises what is still open now rather than when event time passes it.
+                sink.accept(AudioChunk.end(streamId, seq++, epochMs, chunkPts + filled * 1000L / AudioChunk.RATE));
             }
             return seq;
         }

@@ -57,7 +57,7 @@ public final class PushCommand implements Callable<Integer> {
     @Option(names = "--sort", defaultValue = "name", description = "screenshot order and timing: name (1/fps apart) or mtime (file times) (default: ${DEFAULT-VALUE})")
     String sort;
 
-    @Option(names = "--audio", description = "also send the file's audio track, after its frames, as 16 kHz mono chunks on --audio-topic; "
+    @Option(names = "--audio", description = "also send the file's audio track beside its frames, as 16 kHz mono chunks on --audio-topic; "
             + "a file with sound only (a podcast, a recording) is sent as its sound and one small black frame a second")
     boolean audio;
 
@@ -137,24 +137,39 @@ public final class PushCommand implements Callable<Integer> {
             if (ocr != null) {
                 pusher.excluding(new io.videoworld.engines.privacy.WindowExclusion(ocr, rules)::excludedBy);
             }
+            // The sound goes out beside the pictures, each batch's seconds of it as the batch is sent.
+            AudioFeed feed = audio && path != null && !path.toFile().isDirectory() && frames.info().hasAudio()
+                    ? AudioFeed.start(producer, audioTopic, source, id, epoch) : null;
+            double fpsSent = frames.info().sampleFps() > 0 ? frames.info().sampleFps() : 1;
+            java.util.function.LongConsumer withSound = n -> {
+                if (feed != null) {
+                    feed.sendUntil(Math.round(n * 1000 / fpsSent));
+                }
+            };
             PushSummary summary;
             if (System.console() != null) {
                 try (ProgressBar bar = new ProgressBarBuilder().setTaskName("push " + id)
                         .setInitialMax(frames.expectedFrames()).setStyle(ProgressBarStyle.ASCII).setUnit(" frames", 1)
                         .build()) {
-                    summary = pusher.push(frames, id, recorded, epoch, bar::stepTo);
+                    summary = pusher.push(frames, id, recorded, epoch, n -> {
+                        bar.stepTo(n);
+                        withSound.accept(n);
+                    });
                 }
             } else {
-                summary = pusher.push(frames, id, recorded, epoch, n -> { });
+                summary = pusher.push(frames, id, recorded, epoch, withSound);
             }
             System.out.println(summary.line());
             if (ocr != null) {
                 ocr.close();
                 System.out.println("excluded on this machine (sent as grey frames naming the rule): " + pusher.excluded());
             }
-            if (audio && path != null && !path.toFile().isDirectory()) {
-                long chunks = AudioPusher.push(producer, audioTopic, source, id, epoch);
-                System.out.println("audio: " + chunks + " chunks of up to 1 s to " + audioTopic);
+            if (feed != null) {
+                try (feed) {
+                    System.out.println("audio: " + feed.finish() + " chunks of up to 1 s to " + audioTopic + ", sent beside the frames");
+                }
+            } else if (audio && path != null && !path.toFile().isDirectory()) {
+                System.out.println("audio: none (" + source + " has no audio track)");
             }
         } catch (org.apache.kafka.common.KafkaException e) {
             throw new IllegalStateException(kafkaProblem(e), e);

@@ -26,7 +26,8 @@ import org.apache.flink.util.Collector;
  * (Silero VAD), each stretch it closes to the recogniser, and out as a {@link TranscriptDoc},
  * a failed recognition as {@link TranscriptDoc#FAILED} with its reason. State: the stream's
  * {@link SpeechState} and its idle timer; the timer, {@code idleMs} of event time after the
- * stream's last audio, closes what is open and clears both. Recognition runs on the task thread.
+ * stream's last audio, or the end-of-audio mark a producer sends after a push, closes what is
+ * open and clears both. Recognition runs on the task thread.
  */
 public final class SpeechOperator extends GuardedKeyedProcessFunction<String, AudioChunk, TranscriptDoc> {
     public static final String STAGE = "speech";
@@ -78,6 +79,17 @@ public final class SpeechOperator extends GuardedKeyedProcessFunction<String, Au
 
     @Override
     protected void process(AudioChunk chunk, Context ctx, Collector<TranscriptDoc> out) throws Exception {
+        if (chunk.isEnd()) {
+            // The push's sound is over: what is open is closed and recognised now, and the stream's state goes.
+            SpeechState s = state.value();
+            List<Speech> closed = s == null ? List.of() : segmenter.flush(s);
+            state.clear();
+            IdleTimer.cancel(timer, ctx.timerService());
+            for (Speech speech : closed) {
+                out.collect(transcribe(chunk.streamId(), speech));
+            }
+            return;
+        }
         SpeechState s = state.value();
         if (s == null) {
             s = SpeechSegmenter.start(chunk);

@@ -91,6 +91,29 @@ class SpeechOperatorTest {
     }
 
     @Test
+    void theEndOfAudioMarkRecognisesWhatIsOpenAtOnceAndLeavesNoStateBehind() throws Exception {
+        var h = harness(RecognizerSettings.sphinx());
+        // The recording with one second of silence before it and none after: its stretch is still open at the last sample.
+        float[] clip = AudioTrack.read(ModelDirectory.samples().resolve("speech").resolve("Front_Center.wav").toString());
+        float[] samples = new float[16_000 + clip.length];
+        System.arraycopy(clip, 0, samples, 16_000, clip.length);
+        List<AudioChunk> chunks = chunks("talk-end", samples);
+        for (AudioChunk c : chunks) {
+            h.processElement(new StreamRecord<>(c, c.eventTimeMs()));
+        }
+        assertThat(h.extractOutputValues()).as("no silence has closed the stretch yet").isEmpty();
+        AudioChunk last = chunks.get(chunks.size() - 1);
+        AudioChunk end = AudioChunk.end("talk-end", last.seq() + 1, EPOCH, last.ptsMs() + last.durationMs());
+        h.processElement(new StreamRecord<>(end, end.eventTimeMs()));
+        List<TranscriptDoc> out = h.extractOutputValues();
+        assertThat(out).as("recognised on the mark, with no watermark past it").singleElement()
+                .satisfies(t -> assertThat(t.text()).contains("center"));
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
+        h.close();
+    }
+
+    @Test
     void anHttpRecogniserIsNamedAndItsFailureIsRecordedAsFailed() throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         List<byte[]> bodies = new CopyOnWriteArrayList<>();
