@@ -209,7 +209,7 @@ public final class EsDocuments {
         for (float v : f.descriptor()) {
             d.add(v);
         }
-        return new EsWrite(Names.PEOPLE_INDEX, id, EsWrite.UNVERSIONED, json(node));
+        return new EsWrite(Names.PEOPLE_INDEX, id, pushVersion(f.epochMs(), f.faces()), json(node));
     }
 
     /**
