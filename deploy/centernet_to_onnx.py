@@ -61,6 +61,9 @@ Op mapping notes
   Mean(keep_dims, axes NHWC)       -> ReduceMean on the mapped NCHW axes
   ConcatV2 axis                    -> Concat on the mapped axis
   Mul/Add/Sub with consts          -> same op; per-channel consts reshaped to [C,1,1]
+  Minimum / Maximum                -> Min / Max (the face descriptor's clip to 0..6)
+  Pad (constant)                   -> Pad, the NHWC paddings moved to NCHW axes
+  Mean without keep_dims           -> ReduceMean keepdims=0, only over H and W (global pooling to [N,C])
   Relu6 -> Clip(0,6); Relu, Sigmoid, Identity as is.
   Only the subgraph feeding tower_0/keypoints and tower_0/wh is converted (no Reshape
   with a hard-coded batch of 1 remains there); any other op fails loudly.
