@@ -33,6 +33,30 @@ public record Face(double x1, double y1, double x2, double y2, double score, dou
         return landmarks[2 * k + 1];
     }
 
+    /** Landmark index of the mouth. */
+    public static final int MOUTH = 3;
+
+    /**
+     * Whether the landmarks make a face, however it is turned: the eyes at least a fifth of the box
+     * apart, and the mouth on the chin side of the eye line (the subject's right eye to their left
+     * eye, turned a quarter clockwise on screen) by at least a fifth of the eyes' distance. A patch
+     * the detector took for a face, whose landmarks collapse or contradict each other, is not one; an
+     * upside-down face is, and {@link #aligned} turns it upright.
+     */
+    public boolean plausible() {
+        double ex = x(LEFT_EYE) - x(RIGHT_EYE);
+        double ey = y(LEFT_EYE) - y(RIGHT_EYE);
+        double eyes = Math.hypot(ex, ey);
+        if (!(eyes >= 0.2 * size())) {
+            return false;
+        }
+        double mx = x(MOUTH) - (x(LEFT_EYE) + x(RIGHT_EYE)) / 2;
+        double my = y(MOUTH) - (y(LEFT_EYE) + y(RIGHT_EYE)) / 2;
+        // the eye line turned a quarter clockwise points to the chin of an upright face
+        double down = (mx * -ey + my * ex) / eyes;
+        return down >= 0.2 * eyes;
+    }
+
     /**
      * The square a descriptor is taken from: centred on the box, {@code scale} times its larger
      * side, turned so that the eyes are level.

@@ -75,7 +75,7 @@ public final class FaceRecognizer implements AutoCloseable {
         return detect(List.of(image), List.of(FaceCrop.around(0, 0, image.width(), image.height()))).get(0);
     }
 
-    /** The faces in square {@code i} of image {@code i}, in frame pixels, best first; all squares as one batch. */
+    /** The faces whose landmarks make a face ({@link Face#plausible}) in square {@code i} of image {@code i}, in frame pixels, best first; all squares as one batch. */
     public List<List<Face>> detect(List<DecodedImage> images, List<FaceCrop> squares) {
         if (images.size() != squares.size()) {
             throw new IllegalArgumentException(images.size() + " images for " + squares.size() + " squares");
@@ -94,7 +94,9 @@ public final class FaceRecognizer implements AutoCloseable {
             FaceCrop sq = squares.get(i);
             List<Face> faces = new ArrayList<>();
             for (Face f : decoder.decode(raw, i * decoder.count() * BlazeFaceDecoder.STRIDE, MIN_SCORE, MAX_IOU)) {
-                faces.add(toFrame(f, sq));
+                if (f.plausible()) {
+                    faces.add(toFrame(f, sq));
+                }
             }
             out.add(faces);
         }

@@ -106,6 +106,34 @@ class FaceGeometryTest {
     }
 
     @Test
+    void aFaceIsPlausibleWithItsEyesApartAndItsMouthOnTheChinSideHoweverTurned() {
+        // upright: eyes at (40,50) and (60,50), mouth at (50,70), in a 40 px box
+        assertThat(face(40, 50, 60, 50, 50, 70).plausible()).isTrue();
+        // upside down (the subject's right eye on the image's right, the mouth above): a face, aligned by half a turn
+        assertThat(face(60, 50, 40, 50, 50, 30).plausible()).isTrue();
+        assertThat(face(60, 50, 40, 50, 50, 30).aligned(1).angle()).isCloseTo(Math.PI, within(1e-9));
+        // eyes in upright order but the mouth above them: landmarks no face has
+        assertThat(face(40, 50, 60, 50, 50, 30).plausible()).isFalse();
+        // the same face turned 90 degrees clockwise on screen: still a face
+        assertThat(face(50, 40, 50, 60, 30, 50).plausible()).isTrue();
+        // eyes a few pixels apart in a 40 px box: landmarks that collapsed
+        assertThat(face(48, 50, 52, 50, 50, 70).plausible()).isFalse();
+        // mouth level with the eyes
+        assertThat(face(40, 50, 60, 50, 50, 51).plausible()).isFalse();
+    }
+
+    private static Face face(double rx, double ry, double lx, double ly, double mx, double my) {
+        double[] lm = new double[12];
+        lm[0] = rx;
+        lm[1] = ry;
+        lm[2] = lx;
+        lm[3] = ly;
+        lm[6] = mx;
+        lm[7] = my;
+        return new Face(30, 40, 70, 80, 0.9, lm);
+    }
+
+    @Test
     void descriptorsAreComparedByCosineAndAveragedAsUnitVectors() {
         float[] a = {3, 4};
         assertThat(FaceDescriptors.unit(a)).containsExactly(0.6f, 0.8f);

@@ -111,6 +111,31 @@ class FaceRecognizerTest {
     }
 
     @Test
+    void noFaceInTheFootballerUpsideDownAndNoneBigEnoughWhenTiny() {
+        // the same photo turned upside down: the detector's one find there (not his face) has landmarks no face has
+        byte[] flipped = new byte[messi.bgr().length];
+        int n = messi.width() * messi.height();
+        for (int p = 0; p < n; p++) {
+            System.arraycopy(messi.bgr(), p * 3, flipped, (n - 1 - p) * 3, 3);
+        }
+        List<Face> upsideDown = faces.detect(new DecodedImage(messi.width(), messi.height(), flipped));
+        System.out.println("upside-down footballer: " + upsideDown.size() + " faces " + upsideDown.stream().map(f -> java.util.Arrays.toString(f.landmarks())).toList());
+        assertThat(upsideDown).isEmpty();
+        // the photo at a quarter of its size in a frame as large as before: his face is under 10 px, found or not too small to describe
+        int w = messi.width() / 4;
+        int h = messi.height() / 4;
+        byte[] small = new byte[messi.bgr().length];
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                System.arraycopy(messi.bgr(), ((y * 4) * messi.width() + x * 4) * 3, small, (y * messi.width() + x) * 3, 3);
+            }
+        }
+        for (Face f : faces.detect(new DecodedImage(messi.width(), messi.height(), small))) {
+            assertThat(f.size()).isLessThan(20);
+        }
+    }
+
+    @Test
     void findsAFaceInEveryCellOfTheGrid() {
         assertThat(found).doesNotContainNull();
         for (Face f : found) {
