@@ -167,8 +167,9 @@ class FaceRecognizerTest {
             int[] c = cells.get(k);
             if (c[1] % 2 == 1) {
                 String id = links.link("grid:" + c[0] + ":" + c[1], descriptors[k]);
-                (c[2] == 1 ? his : new HashSet<String>()).add(id);
-                if (c[2] == 0) {
+                if (c[2] == 1) {
+                    his.add(id);
+                } else {
                     others.add(id);
                 }
                 i++;
