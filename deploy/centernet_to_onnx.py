@@ -61,6 +61,9 @@ Op mapping notes
   Mean(keep_dims, axes NHWC)       -> ReduceMean on the mapped NCHW axes
   ConcatV2 axis                    -> Concat on the mapped axis
   Mul/Add/Sub with consts          -> same op; per-channel consts reshaped to [C,1,1]
+  Minimum / Maximum                -> Min / Max (the face descriptor's clip to 0..6)
+  Pad (constant)                   -> Pad, the NHWC paddings moved to NCHW axes
+  Mean without keep_dims           -> ReduceMean keepdims=0, only over H and W (global pooling to [N,C])
   Relu6 -> Clip(0,6); Relu, Sigmoid, Identity as is.
   Only the subgraph feeding tower_0/keypoints and tower_0/wh is converted (no Reshape
   with a hard-coded batch of 1 remains there); any other op fails loudly.
@@ -334,8 +337,18 @@ class Converter:
             self.conv(node, depthwise=False)
         elif op in ("FusedDepthwiseConv2dNative", "DepthwiseConv2dNative"):
             self.conv(node, depthwise=True)
-        elif op in ("Mul", "Add", "AddV2", "Sub", "RealDiv"):
-            self.binary(node, {"Mul": "Mul", "Add": "Add", "AddV2": "Add", "Sub": "Sub", "RealDiv": "Div"}[op])
+        elif op in ("Mul", "Add", "AddV2", "Sub", "RealDiv", "Minimum", "Maximum"):
+            self.binary(node, {"Mul": "Mul", "Add": "Add", "AddV2": "Add", "Sub": "Sub", "RealDiv": "Div",
+                               "Minimum": "Min", "Maximum": "Max"}[op])
+        elif op == "Pad":
+            # constant zero padding; NHWC pads [[n0,n1],[h0,h1],[w0,w1],[c0,c1]] -> ONNX NCHW begins then ends
+            p = self.const(src_name(ins[1])[0]).astype(np.int64)
+            if p.shape != (4, 2):
+                raise ConvertError("%s: paddings of shape %s" % (name, p.shape))
+            nchw = p[[0, 3, 1, 2]]
+            pads = self.init(name + "/pads", np.concatenate([nchw[:, 0], nchw[:, 1]]).astype(np.int64))
+            self.add("Pad", [self.tname(ins[0]), pads], [name], mode="constant")
+            self.shape[name] = [d + int(a) + int(b) for d, (a, b) in zip(self.sh(ins[0]), nchw)]
         elif op in ("Relu", "Sigmoid", "Identity", "Tanh", "Elu"):
             self.add(op, [self.tname(ins[0])], [name])
             self.shape[name] = self.sh(ins[0])
@@ -346,13 +359,14 @@ class Converter:
             axes = np.atleast_1d(self.const(src_name(ins[1])[0])).tolist()
             axes = sorted(NHWC_TO_NCHW_AXIS[int(a)] for a in axes)
             keep = bool(attr(node, "keep_dims", False))
-            if not keep:
-                raise ConvertError("%s: Mean without keep_dims not supported" % name)
-            self.add("ReduceMean", [self.tname(ins[0])], [name], axes=axes, keepdims=1)
+            if not keep and axes != [2, 3]:
+                raise ConvertError("%s: Mean without keep_dims over %s not supported" % (name, axes))
+            # without keep_dims only the spatial mean (global pooling) is taken: [N,C,H,W] -> [N,C]
+            self.add("ReduceMean", [self.tname(ins[0])], [name], axes=axes, keepdims=1 if keep else 0)
             s = list(self.sh(ins[0]))
             for a in axes:
                 s[a] = 1
-            self.shape[name] = s
+            self.shape[name] = s if keep else s[:2]
         elif op == "ConcatV2":
             axis = int(self.const(src_name(ins[-1])[0]))
             axis = NHWC_TO_NCHW_AXIS[axis]

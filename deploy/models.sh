@@ -6,6 +6,8 @@
 #                        in npm @vladmandic/human (needs /usr/bin/python3 with onnx + numpy)
 #   silero-vad/          silero_vad.onnx, Silero VAD v5 voice activity, from npm @ricky0123/vad-web
 #   movenet/             MoveNet Lightning body pose (17 keypoints), model.onnx converted from the same package
+#   blazeface/ faceres/  BlazeFace face detector and the faceres face descriptor, model.onnx each, converted
+#                        from the same package by face_to_onnx.py (which checks each conversion numerically)
 # Idempotent: what is already there is kept.  Usage: deploy/models.sh [DIR]   (default <repo>/.vw/models)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -83,6 +85,11 @@ if [ ! -s "$dir/movenet/model.onnx" ]; then
   mkdir -p "$dir/movenet"
   /usr/bin/python3 "$here/movenet_to_onnx.py" "$src" "$dir/movenet/model.onnx.part" >&2
   mv "$dir/movenet/model.onnx.part" "$dir/movenet/model.onnx"
+  rm -rf "${src%/package/models}"
+fi
+if [ ! -s "$dir/blazeface/model.onnx" ] || [ ! -s "$dir/faceres/model.onnx" ]; then
+  src=$(human_models blazeface faceres)
+  /usr/bin/python3 "$here/face_to_onnx.py" "$src" "$dir" >&2
   rm -rf "${src%/package/models}"
 fi
 if [ ! -s "$dir/silero-vad/silero_vad.onnx" ]; then

@@ -58,6 +58,26 @@ if [ ! -s "$dir/speech/Noise.wav" ]; then
   for f in "${speech[@]}"; do cp "$tmp/x/usr/share/sounds/alsa/$f.wav" "$dir/speech/$f.wav"; done
   rm -rf "$tmp"
 fi
+# Real faces for the face tests, from the npm package @vladmandic/human (the package the face models come
+# from, checksum pinned in versions.env): its face-matching screenshot (a grid of faces cut from many
+# photos, the first row one man) and its samples collage (group photos); into DIR/faces.
+if [ ! -s "$dir/faces/facematch.jpg" ]; then
+  . "$here/versions.env"
+  dist=${VW_HOME:-$repo/.vw}/dist
+  tgz=$dist/human-$HUMAN_NPM_VERSION.tgz
+  mkdir -p "$dist" "$dir/faces"
+  if [ ! -s "$tgz" ]; then
+    echo "fetching @vladmandic/human $HUMAN_NPM_VERSION from the npm registry..." >&2
+    curl -sSfL -o "$tgz.part" "https://registry.npmjs.org/@vladmandic/human/-/human-$HUMAN_NPM_VERSION.tgz"
+    mv "$tgz.part" "$tgz"
+  fi
+  echo "$HUMAN_NPM_SHA256  $tgz" | sha256sum -c --quiet - || { echo "checksum mismatch for $tgz" >&2; rm -f "$tgz"; exit 1; }
+  tmp=$(mktemp -d)
+  tar -xzf "$tgz" -C "$tmp" package/assets/screenshot-facematch.jpg package/assets/samples.jpg
+  cp "$tmp/package/assets/samples.jpg" "$dir/faces/samples.jpg"
+  cp "$tmp/package/assets/screenshot-facematch.jpg" "$dir/faces/facematch.jpg.part" && mv "$dir/faces/facematch.jpg.part" "$dir/faces/facematch.jpg"
+  rm -rf "$tmp"
+fi
 if [ $askset = 1 ]; then
   # --- The question benchmark's own media: NAME IN DIR/ask | Debian package | path | sha256 -----------
   adir=$dir/ask

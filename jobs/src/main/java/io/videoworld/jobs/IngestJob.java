@@ -12,7 +12,9 @@ import io.videoworld.connectors.flink.kafka.DeadLetterSerializer;
 import io.videoworld.connectors.flink.kafka.FrameBatchDeserializer;
 import io.videoworld.connectors.kafka.KafkaProducers;
 import io.videoworld.core.ActivityDoc;
+import io.videoworld.core.TrackFace;
 import io.videoworld.core.AudioChunk;
+import io.videoworld.operators.people.FaceIdentities;
 import io.videoworld.operators.people.PersonActivities;
 import io.videoworld.operators.people.PersonInput;
 import io.videoworld.core.DeadLetter;
@@ -357,12 +359,25 @@ public final class IngestJob {
         DataStream<PersonInput> in = routes.tap(samples.process(Stages.map("samples-for-people", (SampledFrame f) -> PersonInput.of(f)), type)
                         .name("samples for people"))
                 .union(routes.tap(tracks.process(Stages.map("tracks-for-people", (TrackDoc t) -> PersonInput.of(t)), type).name("tracks for people")));
-        DataStream<ActivityDoc> activities = routes.tap(in.keyBy(PersonInput::streamId, Types.STRING)
+        boolean faces = conf.get(PeopleOptions.FACES);
+        SingleOutputStreamOperator<ActivityDoc> activities = routes.tap(in.keyBy(PersonInput::streamId, Types.STRING)
                 .process(new PersonActivities(conf.get(PerceptionOptions.MODELS), conf.get(DetectOptions.TRACK_IDLE).toMillis(),
-                        conf.get(PeopleOptions.INTERVAL).toMillis(), conf.get(PeopleOptions.MAX_FRAMES)), TypeInformation.of(ActivityDoc.class))
-                .name("people: pose and activities").uid("person-activities"));
-        return routes.tap(activities.process(Stages.map("activity-documents", EsDocuments::activity), ES_WRITE).name("activity documents"))
+                        conf.get(PeopleOptions.INTERVAL).toMillis(), conf.get(PeopleOptions.MAX_FRAMES),
+                        faces ? conf.get(PeopleOptions.FACES_PER_TRACK) : 0), TypeInformation.of(ActivityDoc.class))
+                .name(faces ? "people: pose, activities and faces" : "people: pose and activities").uid("person-activities"));
+        DataStream<EsWrite> writes = routes.tap(activities.process(Stages.map("activity-documents", EsDocuments::activity), ES_WRITE)
+                        .name("activity documents"))
                 .union(routes.tap(activities.process(GraphWrites.fromActivities(), ES_WRITE).name("graph from activities")));
+        if (faces) {
+            // every stream's track faces meet the same people under one key
+            TypeInformation<TrackFace> face = TypeInformation.of(TrackFace.class);
+            DataStream<TrackFace> linked = routes.tap(activities.getSideOutput(PersonActivities.FACES).keyBy(f -> FaceIdentities.KEY, Types.STRING)
+                    .process(new FaceIdentities(conf.get(PeopleOptions.FACE_THRESHOLD), conf.get(PeopleOptions.FACE_MEMORY).toMillis(),
+                            conf.get(PeopleOptions.FACE_PEOPLE)), face)
+                    .name("people: faces to persons").uid("face-identities"));
+            writes = writes.union(routes.tap(linked.process(Stages.map("face-events", EsDocuments::face), ES_WRITE).name("face events")));
+        }
+        return writes;
     }
 
     /** Memory: observations batched per stream, decided with their context, written as episodes. */

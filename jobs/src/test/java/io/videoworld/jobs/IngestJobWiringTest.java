@@ -52,11 +52,22 @@ class IngestJobWiringTest {
             IngestJob.build(env, new Configuration().set(PeopleOptions.ENABLED, on));
             List<String> uids = env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
             if (on) {
-                assertThat(uids).contains("tracker", "person-activities");
+                assertThat(uids).contains("tracker", "person-activities").doesNotContain("face-identities");
             } else {
                 assertThat(uids).contains("tracker").doesNotContain("person-activities");
             }
         }
+    }
+
+    @Test
+    void facesWireWithoutKryoAfterThePersonOperatorOnlyWhenAskedFor() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        IngestJob.build(env, new Configuration().set(PeopleOptions.ENABLED, true).set(PeopleOptions.FACES, true));
+        // Building the graph creates every edge's serializer: a generic (Kryo) type would throw here.
+        StreamGraph graph = env.getStreamGraph();
+        List<String> uids = graph.getStreamNodes().stream().map(StreamNode::getTransformationUID).toList();
+        assertThat(uids).contains("person-activities", "face-identities");
+        assertThat(upstreamOf(graph, "face-identities")).as("fed by the person operator's faces").contains("person-activities");
     }
 
     /** Names of the chained operators in the task that reads the frame path's source. */

@@ -269,4 +269,43 @@ class PeopleRegistryTest {
         JsonNode after = tool("list_entities", "{\"video_id\":\"" + A + "\"}");
         after.get("entities").forEach(e -> assertThat(e.path("kind").asText()).isNotEqualTo("person"));
     }
+
+    @Test
+    void aPersonKnownOnlyByFaceInTwoStreamsIsForgottenWithTheirFaceDescriptors() throws Exception {
+        String c = "people38-c-" + RUN;
+        String d = "people38-d-" + RUN;
+        long epochC = 1_700_000_383_000L;
+        long epochD = 1_700_000_384_000L;
+        String id = "per_face38" + RUN;
+        SnapshotStreams.indexCam(es, tmp, c, epochC, null);
+        SnapshotStreams.indexCam(es, tmp, d, epochD, null);
+        float[] descriptor = new float[1024];
+        descriptor[7] = 1;
+        try (RestClientTransport t = EsClients.transport(es)) {
+            ElasticsearchClient client = EsClients.sync(t);
+            // What the ingest job's face-identities operator writes for the walker (track 1) of each stream, linked to one person
+            SnapshotStreams.write(client, EsDocuments.face(new io.videoworld.core.TrackFace(c, epochC, 1, descriptor, 3, 0, 1000,
+                    List.of(0L, 10L, 20L), id)));
+            SnapshotStreams.write(client, EsDocuments.face(new io.videoworld.core.TrackFace(d, epochD, 1, descriptor, 2, 500, 900,
+                    List.of(10L, 20L), id)));
+            client.indices().refresh(r -> r.index("vw-*"));
+        }
+        var face = co.elastic.clients.elasticsearch._types.query_dsl.Query.of(q -> q.bool(b -> b
+                .filter(f -> f.term(x -> x.field("person_id").value(id))).filter(f -> f.term(x -> x.field("kind").value("face")))));
+        assertThat(count(Names.PEOPLE_INDEX, face)).isEqualTo(2);
+        HttpResponse<String> gone = send("DELETE", "/v1/people/" + id, null, ADMIN);
+        assertThat(gone.statusCode()).as(gone.body()).isEqualTo(200);
+        JsonNode report = Json.MAPPER.readTree(gone.body());
+        assertThat(report.get("documents").get(Names.PEOPLE_INDEX).asLong()).as("both face events, descriptors with them").isEqualTo(2);
+        assertThat(report.get("documents").get(Names.TRACKS_INDEX).asLong()).as("the walker's track in each stream").isEqualTo(2);
+        assertThat(count(Names.PEOPLE_INDEX, co.elastic.clients.elasticsearch._types.query_dsl.Query.of(q -> q.term(x -> x.field("person_id")
+                .value(id))))).isZero();
+        for (String s : List.of(c, d)) {
+            assertThat(count(Names.TRACKS_INDEX, co.elastic.clients.elasticsearch._types.query_dsl.Query.of(q -> q.term(y -> y.field("stream_id")
+                    .value(s))))).as("the other tracks of " + s + " stay").isEqualTo(3);
+            assertThat(count(Names.TRACKS_INDEX, co.elastic.clients.elasticsearch._types.query_dsl.Query.of(q -> q.term(y -> y.field("track_id")
+                    .value(s + ":t:000001"))))).isZero();
+        }
+        assertThat(send("DELETE", "/v1/people/" + id, null, ADMIN).statusCode()).isEqualTo(404);
+    }
 }

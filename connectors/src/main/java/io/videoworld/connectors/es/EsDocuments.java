@@ -188,6 +188,31 @@ public final class EsDocuments {
     }
 
     /**
+     * A tracked person's face linked to a person: a {@code face} event in {@code vw-people} under the
+     * person's id, with the track's mean face descriptor; one per track (the same track, the same id).
+     */
+    public static EsWrite face(io.videoworld.core.TrackFace f) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        String id = f.personId() + ":face:" + f.trackId();
+        node.put("event_id", id);
+        node.put("person_id", f.personId());
+        node.put("kind", "face");
+        node.put("stream_id", f.streamId());
+        node.put("epoch_ms", f.epochMs());
+        node.put("track_id", f.trackId());
+        node.put("from_ms", f.fromMs());
+        node.put("to_ms", f.toMs());
+        node.put("samples", f.faces());
+        ArrayNode frames = node.putArray("frames");
+        f.frames().forEach(frames::add);
+        ArrayNode d = node.putArray("face_descriptor");
+        for (float v : f.descriptor()) {
+            d.add(v);
+        }
+        return new EsWrite(Names.PEOPLE_INDEX, id, pushVersion(f.epochMs(), f.faces()), json(node));
+    }
+
+    /**
      * An episodic event, or its deletion. Versions follow the event's revision, which replays
      * reproduce, so a stale merge never overwrites a newer one.
      */

@@ -107,12 +107,88 @@ class PersonActivitiesTest {
         assertThat(harness.numEventTimeTimers()).isZero();
     }
 
+    /** The footballer's box in Debian opencv-doc's messi5.jpg (as MB3-CenterNet finds it, PoseEstimatorTest), frame pixels. */
+    private static final double[] FOOTBALLER = {79.34 * 548 / 512, 92.58 * 342 / 512, 423.16 * 548 / 512, 507.49 * 342 / 512};
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, PersonInput, ActivityDoc> facesHarness(int facesPerTrack) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
+                new PersonActivities(ModelDirectory.locate().toString(), 10_000, 500, 8, facesPerTrack)), PersonInput::streamId, Types.STRING);
+        h.open();
+        return h;
+    }
+
+    private static void footballerSamples(KeyedOneInputStreamOperatorTestHarness<String, PersonInput, ActivityDoc> h, int n) throws Exception {
+        byte[] jpeg = Files.readAllBytes(ModelDirectory.samples().resolve("messi5.jpg"));
+        for (int i = 0; i < n; i++) {
+            SampledFrame f = new SampledFrame(STREAM, 1, i, i * 1000L, i * 1000L, false, false, jpeg);
+            h.processElement(new StreamRecord<>(PersonInput.of(f), f.eventTimeMs()));
+        }
+    }
+
+    private static TrackDoc footballer(boolean alive, long... frames) {
+        List<TrackPoint> timeline = java.util.Arrays.stream(frames)
+                .mapToObj(i -> new TrackPoint(i, i * 1000, FOOTBALLER[0], FOOTBALLER[1], FOOTBALLER[2], FOOTBALLER[3], 0.8)).toList();
+        return new TrackDoc(STREAM, 1, 3, "person", 548, 342, timeline.get(0), timeline.get(timeline.size() - 1), timeline.size(), 0.8,
+                alive, 0, timeline, null);
+    }
+
+    @Test
+    void withFacesOnATracksFaceGoesOutOnceItHasEnoughFacesAndNothingStaysBehind() throws Exception {
+        harness.close();
+        harness = facesHarness(2);
+        footballerSamples(harness, 3);
+        harness.processElement(new StreamRecord<>(PersonInput.of(footballer(true, 0, 1)), 1000L));
+        List<io.videoworld.core.TrackFace> faces = harness.getSideOutput(PersonActivities.FACES).stream().map(StreamRecord::getValue).toList();
+        assertThat(faces).hasSize(1);
+        io.videoworld.core.TrackFace f = faces.get(0);
+        assertThat(f.trackId()).isEqualTo(STREAM + ":t:000003");
+        assertThat(f.faces()).isEqualTo(2);
+        assertThat(f.frames()).containsExactly(0L, 1L);
+        assertThat(f.fromMs()).isZero();
+        assertThat(f.toMs()).isEqualTo(1000);
+        assertThat(f.personId()).isNull();
+        assertThat(f.descriptor()).hasSize(io.videoworld.perception.FaceRecognizer.DIMENSIONS);
+        double norm = 0;
+        for (float v : f.descriptor()) {
+            norm += v * v;
+        }
+        assertThat(norm).isCloseTo(1, org.assertj.core.api.Assertions.within(1e-4));
+        assertThat(harness.extractOutputValues()).extracting(ActivityDoc::label).contains("standing");
+        // the track ends: its face already went out, nothing more
+        harness.processElement(new StreamRecord<>(PersonInput.of(footballer(false, 0, 1, 2)), 2000L));
+        assertThat(harness.getSideOutput(PersonActivities.FACES)).hasSize(1);
+        harness.processWatermark(new Watermark(2000 + 10_000));
+        assertThat(harness.numKeyedStateEntries()).isZero();
+        assertThat(harness.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void aTrackThatEndsWithFewerFacesSendsWhatItHasAndFacesOffSendsNone() throws Exception {
+        harness.close();
+        harness = facesHarness(5);
+        footballerSamples(harness, 3);
+        harness.processElement(new StreamRecord<>(PersonInput.of(footballer(true, 0, 1)), 1000L));
+        assertThat(harness.getSideOutput(PersonActivities.FACES)).isNull();
+        harness.processElement(new StreamRecord<>(PersonInput.of(footballer(false, 0, 1, 2)), 2000L));
+        List<io.videoworld.core.TrackFace> faces = harness.getSideOutput(PersonActivities.FACES).stream().map(StreamRecord::getValue).toList();
+        assertThat(faces).extracting(io.videoworld.core.TrackFace::faces).containsExactly(3);
+        assertThat(faces.get(0).frames()).containsExactly(0L, 1L, 2L);
+        harness.close();
+        harness = newHarness();
+        harness.open();
+        footballerSamples(harness, 2);
+        harness.processElement(new StreamRecord<>(PersonInput.of(footballer(false, 0, 1)), 1000L));
+        assertThat(harness.extractOutputValues()).isNotEmpty();
+        assertThat(harness.getSideOutput(PersonActivities.FACES)).isNull();
+    }
+
     @Test
     void itsStateAndRecordsHaveSerializersWithoutGenericTypes() {
         // The ingest job turns generic (Kryo) types off: each would throw here if it needed Kryo.
         org.apache.flink.api.common.serialization.SerializerConfigImpl config = new org.apache.flink.api.common.serialization.SerializerConfigImpl();
         config.setGenericTypes(false);
-        for (Class<?> c : List.of(PersonState.class, PersonInput.class, ActivityDoc.class)) {
+        for (Class<?> c : List.of(PersonState.class, PersonInput.class, ActivityDoc.class, io.videoworld.core.TrackFace.class,
+                io.videoworld.engines.people.FaceLinks.Person.class)) {
             assertThat(org.apache.flink.api.common.typeinfo.TypeInformation.of(c).createSerializer(config)).as(c.getSimpleName()).isNotNull();
         }
     }
