@@ -37,9 +37,14 @@ final class WindowChrome {
     /** Letters two readings of one address may differ by (OCR drops or misreads a few). */
     static final int ADDRESS_NOISE = 3;
     private static final Pattern CLOCK = Pattern.compile("(^|\\D)([01]?\\d|2[0-3])[:.][0-5]\\d(\\D|$)");
-    /** A day or a month named beside a clock ("Sun Feb 14  12:19", "Thu 14:05", "14 Nov 09:30"): a desktop's clock, dated. */
-    private static final Pattern DAY_OR_MONTH = Pattern.compile("(?i)\\b(mon(day)?|tues?(day)?|wed(nesday)?|thu(rs?)?(day)?|fri(day)?|sat(urday)?|sun(day)?"
-            + "|jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?)\\b");
+    /** A time as OCR reads a small clock, its spaces dropped ("MonMar1514:56"): a digit, a colon, two digits. */
+    private static final Pattern SMALL_CLOCK = Pattern.compile("\\d[:.][0-5]\\d(?!\\d)");
+    /**
+     * A day or a month named at the start of a word beside a clock ("Sun Feb 14  12:19", "Thu 14:05", "14 Nov 09:30",
+     * read as "MonMar1514:56"): a desktop's clock, dated.
+     */
+    private static final Pattern DAY_OR_MONTH = Pattern.compile("(?i)(^|[^a-z])(mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep"
+            + "|oct|nov|dec)");
     /** What a top bar holds beside its clock: GNOME's overview button, a workspace's or a menu's name. */
     private static final Pattern PANEL_WORD = Pattern.compile("(?i)^\\s*(activities|applications|places|aktivit\u00e4ten|activit\u00e9s)\\s*$");
     /** A dated clock is at most this long (a title that happens to hold a time and a day is longer). */
@@ -124,14 +129,14 @@ final class WindowChrome {
     static boolean panel(List<TextLine> row, int height, boolean bottom) {
         for (TextLine l : row) {
             String t = l.text().strip();
-            boolean clock = CLOCK.matcher(t).find();
-            if (clock && (t.length() <= 12 || t.length() <= DATED_CLOCK && DAY_OR_MONTH.matcher(t).find())) {
+            if (CLOCK.matcher(t).find() && t.length() <= 12
+                    || SMALL_CLOCK.matcher(t).find() && t.length() <= DATED_CLOCK && DAY_OR_MONTH.matcher(t).find()) {
                 return true;
             }
         }
         boolean atTop = !bottom && row.stream().allMatch(l -> l.y() <= Math.max(12, height * TOP_BAR) && l.height() <= height * 0.05);
         return atTop && row.stream().anyMatch(l -> PANEL_WORD.matcher(l.text()).matches()
-                || CLOCK.matcher(l.text()).find() && l.text().strip().length() <= DATED_CLOCK);
+                || SMALL_CLOCK.matcher(l.text()).find() && l.text().strip().length() <= DATED_CLOCK);
     }
 
     private static Row piece(int row, List<TextLine> lines) {

@@ -49,6 +49,9 @@ class WindowChromeTest {
                 shot("Activities", 12, 7, "Pictures - Files", 560, 38)))).isEqualTo("Pictures - Files");
         assertThat(WindowChrome.title(List.of(shot("Thursday 14 November 09:30", 500, 7, "Pictures - Files", 560, 38),
                 shot("Thursday 14 November 09:30", 500, 7, "Pictures - Files", 560, 38)))).isEqualTo("Pictures - Files");
+        // Read small, its spaces dropped, the dated clock is one word; lower down the screen too (under another bar).
+        assertThat(WindowChrome.title(List.of(shot("MonMar1514:56", 280, 60, "Pictures - Files", 560, 90),
+                shot("MonMar1514:57", 280, 60, "Pictures - Files", 560, 90)))).isEqualTo("Pictures - Files");
         // A maximised window's own title at the very top is still its title, a time in it or not.
         assertThat(WindowChrome.title(List.of(shot("report.txt - gedit", 540, 8, "body text", 30, 120),
                 shot("report.txt - gedit", 540, 8, "more body text", 30, 160)))).isEqualTo("report.txt - gedit");
