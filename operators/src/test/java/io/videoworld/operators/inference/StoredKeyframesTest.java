@@ -20,7 +20,14 @@ import io.videoworld.perception.OcrEngine;
 import io.videoworld.testkit.Screens;
 import java.util.ArrayList;
 import java.util.List;
+import io.videoworld.testkit.MalformedRecords;
+import java.util.Comparator;
+import org.apache.flink.api.common.ExecutionConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
@@ -95,5 +102,34 @@ class StoredKeyframesTest {
             assertThat(off.extractOutputValues().get(0).value().text()).contains("[redacted:email]");
             assertThat(off.extractOutputValues().get(0).stored()).as("not storing: the shot stage stores keyframes").isNull();
         }
+    }
+
+    @Test
+    void batchedPerceptionStoresTheKeyframeBlackedOutAndNothingForOneItCouldNotRead() throws Exception {
+        List<String> doc = new ArrayList<>(Screens.document(30, 13));
+        doc.set(4, "Write to " + EMAIL + " today");
+        Keyframe secret = keyframe("desk", 1, jpeg(Screens.render("Mail - Editor", doc, 0).image()));
+        Keyframe broken = keyframe("desk", 2, MalformedRecords.headerOnly(1280, 800));
+        PerceptionFunction fn = new PerceptionFunction(ModelDirectory.locate().toString(), null, 8, 200).redacting(Redactor.ALL)
+                .storingKeyframes(true);
+        List<PerceptionResult> out;
+        try (OneInputStreamOperatorTestHarness<Keyframe, PerceptionResult> h = new OneInputStreamOperatorTestHarness<>(
+                new AsyncWaitOperatorFactory<>(fn, 120_000, 8, AsyncDataStream.OutputMode.UNORDERED),
+                TypeInformation.of(Keyframe.class).createSerializer(new ExecutionConfig().getSerializerConfig()))) {
+            h.open();
+            h.processElement(secret, secret.eventTimeMs());
+            h.processElement(broken, broken.eventTimeMs());
+            h.endInput();
+            out = h.extractOutputValues().stream().sorted(Comparator.comparingLong(r -> r.value().frameIndex())).toList();
+        }
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0).value().text()).contains("[redacted:email]");
+        assertThat(out.get(0).stored().storeKey()).isEqualTo(secret.storeKey());
+        try (OcrEngine ocr = OcrEngine.load(ModelDirectory.locate())) {
+            assertThat(read(ocr, secret.jpeg())).contains(EMAIL);
+            assertThat(read(ocr, out.get(0).stored().jpeg())).doesNotContain("jane.doe").doesNotContain("example.com");
+        }
+        assertThat(out.get(1).value().isFailed()).isTrue();
+        assertThat(out.get(1).stored()).as("a keyframe that was not read is not stored").isNull();
     }
 }
