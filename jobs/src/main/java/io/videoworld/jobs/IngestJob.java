@@ -244,7 +244,9 @@ public final class IngestJob {
                 .process(new ShotDetector(ShotOptions.params(conf), conf.get(ShotOptions.IDLE_GAP).toMillis()))
                 .name("shots and scenes").uid("shot-detector"));
         DataStream<Keyframe> keyframes = segments.getSideOutput(ShotDetector.KEYFRAMES);
-        keyframes.sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
+        if (!PrivacyOptions.redactsPixels(conf)) { // otherwise perception stores them once read, redacted lines blacked out
+            keyframes.sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
+        }
         return new Shots(features, segments, keyframes);
     }
 
@@ -279,13 +281,23 @@ public final class IngestJob {
                                 new GatedPerception(conf.get(PerceptionOptions.MODELS), onKeyframes, PerceptionOptions.gate(conf),
                                         conf.get(IngestOptions.STREAM_IDLE_TIMEOUT).toMillis(), PerceptionOptions.shedding(conf),
                                         conf.get(PerceptionOptions.WORKERS), conf.get(PerceptionOptions.CAPACITY),
-                                        conf.get(PerceptionOptions.NICE)).redacting(PrivacyOptions.redactor(conf)))
+                                        conf.get(PerceptionOptions.NICE)).redacting(PrivacyOptions.redactor(conf))
+                                        .storingKeyframes(PrivacyOptions.redactsPixels(conf)))
                         .uid("perception-gated")
                 : AsyncDataStream.unorderedWait(keyframes,
                                 new PerceptionFunction(conf.get(PerceptionOptions.MODELS), onKeyframes, conf.get(PerceptionOptions.MAX_BATCH),
-                                        conf.get(PerceptionOptions.MAX_WAIT).toMillis()).redacting(PrivacyOptions.redactor(conf)),
+                                        conf.get(PerceptionOptions.MAX_WAIT).toMillis()).redacting(PrivacyOptions.redactor(conf))
+                                        .storingKeyframes(PrivacyOptions.redactsPixels(conf)),
                                 conf.get(PerceptionOptions.TIMEOUT).toMillis(), TimeUnit.MILLISECONDS, conf.get(PerceptionOptions.CAPACITY))
                         .name("perception: OCR, embeddings, descriptors").uid("perception");
+        if (PrivacyOptions.redactsPixels(conf)) {
+            routes.tap(perceived.process(Stages.flatMap("keyframes-to-store", (PerceptionResult r, Collector<Keyframe> c) -> {
+                        if (r.stored() != null) {
+                            c.collect(r.stored());
+                        }
+                    }), TypeInformation.of(Keyframe.class)).name("redacted keyframes"))
+                    .sinkTo(new FrameStoreSink(conf.get(ShotOptions.FRAME_STORE))).name("keyframes to the frame store").uid("frame-store");
+        }
         SingleOutputStreamOperator<Perception> perception = routes.tap(perceived
                 .process(new SplitDeadLetters<PerceptionResult, Perception>("perception"), TypeInformation.of(Perception.class))
                 .name("perception dead letters").uid("perception-dead-letters"));

@@ -27,6 +27,10 @@ public final class PrivacyOptions {
     public static final ConfigOption<Boolean> REDACT_PASSWORD = ConfigOptions.key("vw.privacy.redact.password").booleanType()
             .defaultValue(true).withDescription("Replace the value after a password label (\"Password: ...\", or alone on the line "
                     + "under a bare label) with [redacted:password].");
+    public static final ConfigOption<Boolean> REDACT_PIXELS = ConfigOptions.key("vw.privacy.redact.pixels").booleanType()
+            .defaultValue(true).withDescription("Black out, in the keyframes kept in the frame store, the boxes of the OCR lines in which "
+                    + "something was redacted. Applies when perception is on and at least one redaction kind is: keyframes are then "
+                    + "stored after they are read, and a keyframe whose reading failed is not stored.");
 
     public static final ConfigOption<List<String>> EXCLUDE = ConfigOptions.key("vw.privacy.exclude").stringType().asList()
             .defaultValues().withDescription("Exclusion rules, separated by ';': app:NAME (the application a window title names), "
@@ -47,6 +51,11 @@ public final class PrivacyOptions {
     /** The exclusion rules the options set; throws IllegalArgumentException naming a spec that is not a rule. */
     public static ExclusionRules exclusions(Configuration conf) {
         return ExclusionRules.parse(conf.get(EXCLUDE));
+    }
+
+    /** Whether keyframes go to the frame store from perception, their redacted lines blacked out, rather than from the shot stage. */
+    public static boolean redactsPixels(Configuration conf) {
+        return conf.get(REDACT_PIXELS) && conf.get(PerceptionOptions.ENABLED) && !redactor(conf).isOff();
     }
 
     /** The redactor the options turn on. */

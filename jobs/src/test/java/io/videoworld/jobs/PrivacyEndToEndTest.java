@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * OCR reads the screens, yet neither the key nor the address can be found in vw-perception or
  * vw-episodes afterwards while the words around them can, and the documents name the kinds
  * redacted; of the excluded window only its time and rule are kept, in vw-exclusions, and no
- * index holds its text and no stored keyframe shows it.
+ * index holds its text and no stored keyframe shows it; the stored keyframes show neither the key nor
+ * the address (their lines blacked out).
  */
 class PrivacyEndToEndTest {
     private static final String STREAM = "privacy-" + System.nanoTime();
@@ -114,6 +115,32 @@ class PrivacyEndToEndTest {
                 String read = ocr.read(Files.readAllBytes(f)).stream().map(TextLine::text).reduce("", (a, b) -> a + " " + b);
                 assertThat(read).as(f.toString()).doesNotContainIgnoringCase("zebra").doesNotContainIgnoringCase("KeePass");
             }
+        }
+    }
+
+    /** The keyframes in the frame store went there after they were read: the lines holding the key and the address are black. */
+    @Test
+    void theStoredKeyframesShowNeitherTheKeyNorTheAddress() throws Exception {
+        long perceived = IngestRun.count(es, Names.PERCEPTION_INDEX, mine());
+        IngestRun.await("every perceived keyframe in the store", 60, () -> stored().size() >= perceived);
+        List<Path> stored = stored();
+        StringBuilder all = new StringBuilder();
+        try (OcrEngine ocr = OcrEngine.load(ModelDirectory.locate())) {
+            for (Path f : stored) {
+                String read = ocr.read(Files.readAllBytes(f)).stream().map(TextLine::text).reduce("", (a, b) -> a + " " + b);
+                assertThat(read).as(f.toString()).doesNotContain("Xa81kPq2").doesNotContain("sk-Xa").doesNotContainIgnoringCase("dana.keller")
+                        .doesNotContainIgnoringCase("example.org");
+                all.append(read).append('\n');
+            }
+        }
+        // The pictures are there and the lines next to the secrets still read: only the secrets' lines went black.
+        assertThat(all.toString().replace(" ", "")).contains("deploy_quarterly").contains("Quarterlynumbersattached")
+                .contains("Planthequarterlyreview");
+    }
+
+    private static List<Path> stored() throws Exception {
+        try (var files = Files.walk(tmp.resolve("frames"))) {
+            return files.filter(Files::isRegularFile).filter(f -> f.toString().contains(STREAM)).toList();
         }
     }
 

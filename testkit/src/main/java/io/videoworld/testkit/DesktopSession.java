@@ -54,8 +54,17 @@ public final class DesktopSession {
     /** A seventh held-out set, first run after the app-naming round of #13 (tuned on none of the seven). */
     public static final List<Long> FRESH_6 = List.of(9051L, 9052L, 9053L, 9054L, 9055L);
 
-    /** How the desktop looks: panel "none", "top" or "bottom"; titled false draws no title bars. */
-    public record Variant(String theme, String panel, boolean titled, int font) {}
+    /**
+     * How the desktop looks: panel "none", "top" or "bottom" (a clock alone in a bar), or "gnome" (a thin black top
+     * bar: Activities, the day and date beside the clock, system menus; never drawn by {@link #variant}, only asked
+     * for); titled false draws no title bars.
+     */
+    public record Variant(String theme, String panel, boolean titled, int font) {
+        /** The same with another panel. */
+        public Variant withPanel(String other) {
+            return new Variant(theme, other, titled, font);
+        }
+    }
 
     /** One activity of the truth, seconds [start, end); {@code app} is the normalised name a person would give. */
     public record Activity(int start, int end, String task, String kind, String app, boolean returns, boolean fullScreen) {}
@@ -70,6 +79,9 @@ public final class DesktopSession {
             List.of("Terminal"), "editor", List.of("gedit", "Text Editor", "Mousepad"), "pdf", List.of("Document Viewer", "Okular"), "chat",
             List.of("Chat", "Element"), "files", List.of("Files", "Thunar"));
 
+    private static final List<String> DAYS = List.of("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun");
+    private static final List<String> MONTHS = List.of("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec");
+
     private DesktopSession() {}
 
     /** The variant of a seed: panels cycle with seed % 3, title bars with the seed's parity, so a few seeds cover all. */
@@ -82,9 +94,17 @@ public final class DesktopSession {
 
     /** Writes {@code seconds} screenshots of the session of {@code seed}. */
     public static Session write(Path folder, long seed, int seconds, long epochMs) throws IOException {
+        return write(folder, seed, seconds, epochMs, null);
+    }
+
+    /**
+     * The same session drawn under another panel ({@code panel} null: the seed's own): the same plan, text and
+     * timing, only the bar differs.
+     */
+    public static Session write(Path folder, long seed, int seconds, long epochMs, String panel) throws IOException {
         Files.createDirectories(folder);
         Random rnd = new Random(seed);
-        Variant v = variant(seed);
+        Variant v = panel == null ? variant(seed) : variant(seed).withPanel(panel);
         MachineText text = MachineText.load();
         Map<String, String> apps = new HashMap<>();
         // In a fixed order: Map.of iterates in an order that changes from one JVM to the next, and so would the session.
@@ -133,6 +153,8 @@ public final class DesktopSession {
                     state.put("layout", p.full ? "full" : p.floating ? "float" : "max");
                     int minute = clock + (s / 60);
                     state.put("clock", String.format("%02d:%02d", minute / 60 % 24, minute % 60));
+                    // A day and date beside the clock, from the seed (not its random numbers, so the session stays the same).
+                    state.put("date", DAYS.get((int) (seed % 7)) + " " + MONTHS.get((int) (seed / 7 % 12)) + " " + (1 + seed % 28));
                     state.put("battery", 90 - s / 40);
                     state.put("note", s - note < 3 && note >= 0 ? noteText : null);
                     state.put("app", p.task.state(sameApp, visible));

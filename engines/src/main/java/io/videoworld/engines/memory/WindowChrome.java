@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 /**
  * The window's title (or tab strip) on screens, found by layout rather than taken from the first
  * line read: the OCR lines of each keyframe are grouped into rows; rows in the top fifth of the
- * frame are candidates, except a row with a clock in it (a desktop panel: its other items share
- * the clock's row) and fragments too short to be words (window-control glyphs read as "x" or
+ * frame are candidates, except a desktop's panel ({@link #panel}: a row with a clock, dated or
+ * not, or a thin row at the very top with a top bar's words; its other items share the clock's
+ * row) and fragments too short to be words (window-control glyphs read as "x" or
  * "口"); of the candidates, the rows that stay the same across the batch's keyframes are chrome
  * (content scrolls, a notification comes and goes), and the topmost of them is the title. The
  * application is the part after the title's last spaced dash ("Inbox - Mail"), else a convention
@@ -36,6 +37,20 @@ final class WindowChrome {
     /** Letters two readings of one address may differ by (OCR drops or misreads a few). */
     static final int ADDRESS_NOISE = 3;
     private static final Pattern CLOCK = Pattern.compile("(^|\\D)([01]?\\d|2[0-3])[:.][0-5]\\d(\\D|$)");
+    /** A time as OCR reads a small clock, its spaces dropped ("MonMar1514:56"): a digit, a colon, two digits. */
+    private static final Pattern SMALL_CLOCK = Pattern.compile("\\d[:.][0-5]\\d(?!\\d)");
+    /**
+     * A day or a month named at the start of a word beside a clock ("Sun Feb 14  12:19", "Thu 14:05", "14 Nov 09:30",
+     * read as "MonMar1514:56"): a desktop's clock, dated.
+     */
+    private static final Pattern DAY_OR_MONTH = Pattern.compile("(?i)(^|[^a-z])(mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep"
+            + "|oct|nov|dec)");
+    /** What a top bar holds beside its clock: GNOME's overview button, a workspace's or a menu's name. */
+    private static final Pattern PANEL_WORD = Pattern.compile("(?i)^\\s*(activities|applications|places|aktivit\u00e4ten|activit\u00e9s)\\s*$");
+    /** A dated clock is at most this long (a title that happens to hold a time and a day is longer). */
+    static final int DATED_CLOCK = 28;
+    /** Share of the height from the top within which a row is the desktop's top bar when it holds its words or a clock. */
+    static final double TOP_BAR = 0.045;
     private static final Pattern PROMPT = Pattern.compile("[\\w.-]+@[\\w.-]+\\s*:");
     private static final Pattern URL = Pattern.compile("(https?:|www\\.|\\.(org|com|net|io|dev)/)", Pattern.CASE_INSENSITIVE);
     private static final Pattern MAN = Pattern.compile("manual page \\S+ line \\d+", Pattern.CASE_INSENSITIVE);
@@ -77,7 +92,7 @@ final class WindowChrome {
         List<Row> out = new ArrayList<>();
         for (int r = 0; r < rows.size(); r++) {
             List<TextLine> row = rows.get(r);
-            if (row.stream().anyMatch(l -> CLOCK.matcher(l.text()).find() && l.text().strip().length() <= 12)) {
+            if (panel(row, p.height(), bottom)) {
                 continue; // a panel: clock, workspace, tray
             }
             row.sort(Comparator.comparingDouble(TextLine::x));
@@ -103,6 +118,25 @@ final class WindowChrome {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether a row is a desktop's panel, not a window's chrome: it has a clock alone (a short line), or a
+     * clock with a day or month named beside it ({@code Sun Feb 14  12:19}); or it is a thin row at the very
+     * top of the frame (a top bar above the window's title bar) with a clock or a top bar's word in it
+     * ({@code Activities}). A taskbar at the bottom is known by its clock the same way.
+     */
+    static boolean panel(List<TextLine> row, int height, boolean bottom) {
+        for (TextLine l : row) {
+            String t = l.text().strip();
+            if (CLOCK.matcher(t).find() && t.length() <= 12
+                    || SMALL_CLOCK.matcher(t).find() && t.length() <= DATED_CLOCK && DAY_OR_MONTH.matcher(t).find()) {
+                return true;
+            }
+        }
+        boolean atTop = !bottom && row.stream().allMatch(l -> l.y() <= Math.max(12, height * TOP_BAR) && l.height() <= height * 0.05);
+        return atTop && row.stream().anyMatch(l -> PANEL_WORD.matcher(l.text()).matches()
+                || SMALL_CLOCK.matcher(l.text()).find() && l.text().strip().length() <= DATED_CLOCK);
     }
 
     private static Row piece(int row, List<TextLine> lines) {

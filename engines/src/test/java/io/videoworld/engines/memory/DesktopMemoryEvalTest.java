@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Dvw.eval.seeds=tuning} runs the tuning seeds instead, {@code fresh}, {@code fresh-2}, {@code fresh-3}, {@code fresh-4}, {@code fresh-5} and {@code fresh-6} the second to seventh held-out sets (and assert
  * nothing); {@code vw.eval.sessions}, {@code vw.eval.seconds}, {@code vw.eval.width} and
  * {@code vw.eval.keyframe-every} change the run; {@code vw.eval.verbose} prints every batch and event;
+ * {@code vw.eval.panel=gnome} draws every session under a GNOME-like top bar instead of its seed's panel;
  * {@code vw.eval.cache} keeps what perception saw ({@link ScreenMemoryCache}, for tuning the memory alone); sets separated by
  * {@code ;} ({@code held-out;fresh-4}) run one after the other, each reported apart.
  */
@@ -68,17 +69,19 @@ class DesktopMemoryEvalTest {
         int width = Integer.getInteger("vw.eval.width", 640);
         double every = Double.parseDouble(System.getProperty("vw.eval.keyframe-every", "4"));
         boolean verbose = Boolean.getBoolean("vw.eval.verbose");
+        String panel = System.getProperty("vw.eval.panel"); // every session under this panel ("gnome"), not its seed's own
+        String drawn = panel == null ? "" : "-" + panel;
         Map<String, ScreenMemoryScore> groups = new LinkedHashMap<>();
         ScreenMemoryCache cache = new ScreenMemoryCache(System.getProperty("vw.eval.cache"));
         ScreenAnswersScore answers = new ScreenAnswersScore(embedder);
         ScreenMemoryRun run = new ScreenMemoryRun(ocr, embedder, width, every).observe(answers::observe);
         for (long seed : seeds) {
             long t0 = System.nanoTime();
-            DesktopSession.Session s = cache.session("s" + seed + "-" + seconds,
-                    folder -> DesktopSession.write(folder != null ? folder : tmp.resolve("s" + seed), seed, seconds, EPOCH));
+            DesktopSession.Session s = cache.session("s" + seed + "-" + seconds + drawn,
+                    folder -> DesktopSession.write(folder != null ? folder : tmp.resolve("s" + seed), seed, seconds, EPOCH, panel));
             long t1 = System.nanoTime();
             String stream = "desk-" + seed;
-            List<ScreenMemoryRun.Tick> ticks = cache.ticks(stream + "-" + seconds + "-" + width + "-" + every,
+            List<ScreenMemoryRun.Tick> ticks = cache.ticks(stream + "-" + seconds + "-" + width + "-" + every + drawn,
                     () -> run.perceive(stream, s.folder(), EPOCH));
             ScreenMemoryRun.Result r = run.remember(ticks);
             long t2 = System.nanoTime();
@@ -110,7 +113,7 @@ class DesktopMemoryEvalTest {
         }
         answers.report(which);
         groups.forEach((k, v) -> System.out.printf("%s sessions (%s, %d s, %d px, keyframes every %.1f s): %s%n", which, k, seconds, width, every, v));
-        if (which.equals("held-out") && seeds.size() == 5 && seconds == 300 && width == 640 && every == 4) {
+        if (which.equals("held-out") && panel == null && seeds.size() == 5 && seconds == 300 && width == 640 && every == 4) {
             // Floors a little under what the held-out sessions gave when this was written (see README); the issue's
             // targets (F1 0.9, returns 90%, app names 90%): returns are not reached yet.
             ScreenMemoryScore all = groups.get("all");

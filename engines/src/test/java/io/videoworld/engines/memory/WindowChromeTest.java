@@ -35,6 +35,34 @@ class WindowChromeTest {
     }
 
     @Test
+    void aGnomeTopBarWithADatedClockAboveTheTitleBarIsNotTheTitle() {
+        // A thin bar at the very top: Activities, the day and date beside the clock, menus; the window's title bar under it.
+        Perception a = shot("Activities", 12, 7, "Sun Feb 14  12:19", 560, 7, "en 85 %", 1150, 7, "report.txt - gedit", 540, 38,
+                "first line of the text", 30, 120);
+        Perception b = shot("Activities", 12, 7, "Sun Feb 14  12:19", 560, 7, "en 85 %", 1150, 7, "report.txt - gedit", 540, 38,
+                "another line further down", 30, 120);
+        String title = WindowChrome.title(List.of(a, b));
+        assertThat(title).isEqualTo("report.txt - gedit");
+        assertThat(WindowChrome.app(title, List.of())).isEqualTo("gedit");
+        // Only Activities read of the bar (the clock too small for OCR), or only the dated clock: still the bar.
+        assertThat(WindowChrome.title(List.of(shot("Activities", 12, 7, "Pictures - Files", 560, 38),
+                shot("Activities", 12, 7, "Pictures - Files", 560, 38)))).isEqualTo("Pictures - Files");
+        assertThat(WindowChrome.title(List.of(shot("Thursday 14 November 09:30", 500, 7, "Pictures - Files", 560, 38),
+                shot("Thursday 14 November 09:30", 500, 7, "Pictures - Files", 560, 38)))).isEqualTo("Pictures - Files");
+        // Read small, its spaces dropped, the dated clock is one word; lower down the screen too (under another bar).
+        assertThat(WindowChrome.title(List.of(shot("MonMar1514:56", 280, 60, "Pictures - Files", 560, 90),
+                shot("MonMar1514:57", 280, 60, "Pictures - Files", 560, 90)))).isEqualTo("Pictures - Files");
+        // A maximised window's own title at the very top is still its title, a time in it or not.
+        assertThat(WindowChrome.title(List.of(shot("report.txt - gedit", 540, 8, "body text", 30, 120),
+                shot("report.txt - gedit", 540, 8, "more body text", 30, 160)))).isEqualTo("report.txt - gedit");
+        assertThat(WindowChrome.title(List.of(shot("Minutes of the meeting at 14:05 - gedit", 400, 8, "body", 30, 120),
+                shot("Minutes of the meeting at 14:05 - gedit", 400, 8, "body", 30, 160)))).isEqualTo("Minutes of the meeting at 14:05 - gedit");
+        // A taskbar at the bottom with the apps' buttons and a dated clock is no status line.
+        assertThat(WindowChrome.status(List.of(shot("Firefox   Terminal   Files", 60, 780, "Sun Feb 14 12:19", 1100, 780),
+                shot("Firefox   Terminal   Files", 60, 780, "Sun Feb 14 12:20", 1100, 780)))).isNull();
+    }
+
+    @Test
     void aNotificationBesideTheTitleOnSomeKeyframesIsLeftOut() {
         Perception a = shot("Pictures - Files", 560, 10, "Home / Pictures", 20, 50, "Updates", 1000, 12, "3 updates are available", 1000, 34);
         Perception b = shot("Pictures - Files", 560, 10, "Home / Pictures", 20, 50);

@@ -12,6 +12,7 @@ import io.videoworld.engines.sampling.LiveShedding;
 import io.videoworld.engines.sampling.QueuedKeyframe;
 import io.videoworld.engines.sampling.StreamTurns;
 import io.videoworld.core.Keyframe;
+import io.videoworld.engines.privacy.KeyframePixels;
 import io.videoworld.operators.deadletters.DeadLetters;
 import io.videoworld.operators.deadletters.Guarded;
 import io.videoworld.core.Perception;
@@ -88,6 +89,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     private final int capacity;
     private final int nice;
     private io.videoworld.engines.privacy.Redactor redactor = io.videoworld.engines.privacy.Redactor.NONE;
+    private boolean storing;
     private transient MailboxExecutor mailbox;
     private transient ReaderPool pool;
     private transient StreamTurns<Pending> turns;
@@ -135,6 +137,16 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     /** Redacts what the readers read with {@code r} before it is indexed or kept in state; set before the job starts. */
     public GatedPerception redacting(io.videoworld.engines.privacy.Redactor r) {
         this.redactor = r == null ? io.videoworld.engines.privacy.Redactor.NONE : r;
+        return this;
+    }
+
+    /**
+     * With {@code on}, each result carries the keyframe for the frame store, its redacted lines blacked out
+     * ({@link KeyframePixels}, on the reader's thread; a shed keyframe by the lines it carries); a keyframe whose
+     * reading failed carries none. Set before the job starts.
+     */
+    public GatedPerception storingKeyframes(boolean on) {
+        this.storing = on;
         return this;
     }
 
@@ -334,13 +346,16 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         boolean live = live(k);
         GatedReader reader = pool.reader(w);
         if (!pool.threaded()) {
-            complete(e, w, reader.read(k, usable ? prev : null, grey, live), live);
+            GatedReader.Outcome o = reader.read(k, usable ? prev : null, grey, live);
+            complete(e, w, o, live, stored(k, o.result()));
             return;
         }
         pool.execute(w, () -> {
             GatedReader.Outcome o;
+            Keyframe toStore;
             try {
                 o = reader.read(k, usable ? prev : null, grey, live);
+                toStore = stored(k, o.result());
             } catch (InterruptedException closing) {
                 return;
             } catch (Throwable t) {
@@ -352,7 +367,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                 return;
             }
             submit(() -> {
-                complete(e, w, o, live);
+                complete(e, w, o, live, toStore);
                 pump();
             });
         });
@@ -367,7 +382,7 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
     }
 
     /** On the task thread: applies a read to the stream's state and emits it. */
-    private void complete(StreamTurns.Turn<Pending> e, int w, GatedReader.Outcome o, boolean live) throws Exception {
+    private void complete(StreamTurns.Turn<Pending> e, int w, GatedReader.Outcome o, boolean live, Keyframe toStore) throws Exception {
         pool.release(w);
         setCurrentKey(e.key);
         Keyframe k = e.item.keyframe().keyframe();
@@ -382,7 +397,12 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
                 budget.spent(o.ms());
             }
         }
-        emit(e, o.result());
+        emit(e, toStore == null ? o.result() : o.result().storing(toStore));
+    }
+
+    /** The keyframe the frame store is to keep after this result, when this operator stores keyframes. */
+    private Keyframe stored(Keyframe k, PerceptionResult r) {
+        return storing ? KeyframePixels.toStore(k, r.value()) : null;
     }
 
     /** Records a live keyframe as not perceived, carrying the stream's last perceived lines and objects; decodes nothing. */
@@ -394,7 +414,9 @@ public final class GatedPerception extends AbstractStreamOperator<PerceptionResu
         if (usable) {
             IdleTimer.rearm(timer, timers, Math.max(k.eventTimeMs(), prev.eventTimeMs()), idleMs);
         }
-        emit(e, LiveShedding.carried(k, usable ? prev : null, pool.device(), why));
+        PerceptionResult carried = LiveShedding.carried(k, usable ? prev : null, pool.device(), why);
+        Keyframe toStore = stored(k, carried);
+        emit(e, toStore == null ? carried : carried.storing(toStore));
     }
 
     /** Whether the stream's memory is the one {@code k} is planned against: the same push, and not idle since. */

@@ -6,8 +6,10 @@ import io.videoworld.engines.perception.Perceiver;
 import io.videoworld.core.DeadLetter;
 import io.videoworld.core.Detection;
 import io.videoworld.core.Keyframe;
+import io.videoworld.core.Perception;
 import io.videoworld.core.PerceptionResult;
 import io.videoworld.core.TextLine;
+import io.videoworld.engines.privacy.KeyframePixels;
 import io.videoworld.perception.DecodedImage;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
     private final DetectorSettings detection;
     private transient Perceiver perceiver;
     private io.videoworld.engines.privacy.Redactor redactor = io.videoworld.engines.privacy.Redactor.NONE;
+    private boolean storing;
 
     /** {@code detection} null runs no detector on keyframes. */
     public PerceptionFunction(String models, DetectorSettings detection, int maxBatch, long maxWaitMs) {
@@ -44,6 +47,15 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
     /** Redacts what is read with {@code r} before it is indexed; set before the job starts. */
     public PerceptionFunction redacting(io.videoworld.engines.privacy.Redactor r) {
         this.redactor = r == null ? io.videoworld.engines.privacy.Redactor.NONE : r;
+        return this;
+    }
+
+    /**
+     * With {@code on}, each result carries the keyframe for the frame store, its redacted lines blacked out
+     * ({@link KeyframePixels}); a keyframe whose perception failed carries none. Set before the job starts.
+     */
+    public PerceptionFunction storingKeyframes(boolean on) {
+        this.storing = on;
         return this;
     }
 
@@ -94,8 +106,9 @@ public final class PerceptionFunction extends BatchedInference<Keyframe, Percept
             List<List<Detection>> objects = perceiver.detector == null ? null : perceiver.detector.detect(images);
             List<List<TextLine>> read = perceiver.ocr.readAll(good.stream().map(Keyframe::jpeg).toList());
             for (int g = 0; g < good.size(); g++) {
-                out[slot[g]] = new PerceptionResult(perceiver.perception(good.get(g), images.get(g), descriptors.get(g), read.get(g),
-                        objects == null ? null : objects.get(g)), null);
+                Perception p = perceiver.perception(good.get(g), images.get(g), descriptors.get(g), read.get(g),
+                        objects == null ? null : objects.get(g));
+                out[slot[g]] = new PerceptionResult(p, null, storing ? KeyframePixels.toStore(good.get(g), p) : null);
             }
         }
         return List.of(out);
