@@ -32,25 +32,9 @@ public record FaceCrop(double cx, double cy, double side, double angle) {
                 double u = (c + 0.5) * scale - side / 2;
                 double fx = cx + u * cos - v * sin - 0.5;
                 double fy = cy + u * sin + v * cos - 0.5;
-                int xA = (int) Math.floor(fx);
-                int yA = (int) Math.floor(fy);
-                double dx = fx - xA;
-                double dy = fy - yA;
-                int o = offset + (r * size + c) * 3;
-                for (int ch = 0; ch < 3; ch++) {
-                    double p = px(bgr, w, h, xA, yA, ch) * (1 - dx) * (1 - dy) + px(bgr, w, h, xA + 1, yA, ch) * dx * (1 - dy)
-                            + px(bgr, w, h, xA, yA + 1, ch) * (1 - dx) * dy + px(bgr, w, h, xA + 1, yA + 1, ch) * dx * dy;
-                    dst[o + 2 - ch] = (float) p;
-                }
+                Bilinear.rgbAt(bgr, w, h, fx, fy, dst, offset + (r * size + c) * 3);
             }
         }
-    }
-
-    private static double px(byte[] bgr, int w, int h, int x, int y, int ch) {
-        if (x < 0 || y < 0 || x >= w || y >= h) {
-            return 0;
-        }
-        return bgr[(y * w + x) * 3 + ch] & 0xFF;
     }
 
     /** Frame pixel {x, y} of a point given in pixels of the {@code size x size} model input. */

@@ -32,27 +32,10 @@ public record PoseCrop(double x0, double y0, double side) {
         byte[] bgr = image.bgr();
         for (int r = 0; r < size; r++) {
             double fy = y0 + (r + 0.5) * scale - 0.5;
-            int yA = (int) Math.floor(fy);
-            double dy = fy - yA;
             for (int c = 0; c < size; c++) {
-                double fx = x0 + (c + 0.5) * scale - 0.5;
-                int xA = (int) Math.floor(fx);
-                double dx = fx - xA;
-                int o = offset + (r * size + c) * 3;
-                for (int ch = 0; ch < 3; ch++) {
-                    double v = px(bgr, w, h, xA, yA, ch) * (1 - dx) * (1 - dy) + px(bgr, w, h, xA + 1, yA, ch) * dx * (1 - dy)
-                            + px(bgr, w, h, xA, yA + 1, ch) * (1 - dx) * dy + px(bgr, w, h, xA + 1, yA + 1, ch) * dx * dy;
-                    dst[o + 2 - ch] = (float) v;
-                }
+                Bilinear.rgbAt(bgr, w, h, x0 + (c + 0.5) * scale - 0.5, fy, dst, offset + (r * size + c) * 3);
             }
         }
-    }
-
-    private static double px(byte[] bgr, int w, int h, int x, int y, int ch) {
-        if (x < 0 || y < 0 || x >= w || y >= h) {
-            return 0;
-        }
-        return bgr[(y * w + x) * 3 + ch] & 0xFF;
     }
 
     /** Frame column of a 0-1 column of the square. */

@@ -1,18 +1,9 @@
 package io.videoworld.producer;
 
 import io.videoworld.core.AudioChunk;
-import io.videoworld.core.AudioChunkCodec;
 import java.io.IOException;
 import java.nio.ShortBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.javacv.FFmpegFrameGrabber;
 import org.bytedeco.javacv.Frame;
@@ -77,24 +68,5 @@ public final class AudioPusher {
             }
             return seq;
         }
-    }
-
-    /** Decodes and sends {@code source}'s audio to {@code topic}; returns the chunks sent once Kafka has them all. */
-    public static long push(KafkaProducer<byte[], byte[]> producer, String topic, String source, String streamId, long epochMs) throws IOException {
-        byte[] key = streamId.getBytes(StandardCharsets.UTF_8);
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        long n = chunks(source, streamId, epochMs, c -> sent.add(producer.send(new ProducerRecord<>(topic, key, AudioChunkCodec.encode(c)))));
-        producer.flush();
-        try {
-            for (Future<RecordMetadata> f : sent) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while sending audio", e);
-        } catch (ExecutionException e) {
-            throw new IOException("Kafka refused audio: " + e.getCause().getMessage(), e.getCause());
-        }
-        return n;
     }
 }

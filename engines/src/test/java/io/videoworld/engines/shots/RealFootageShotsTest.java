@@ -109,8 +109,9 @@ class RealFootageShotsTest {
                     h.gradualOffsets().stream().map(o -> String.format(Locale.ROOT, "%+.2f", o)).toList());
         }
         assertThat(tune.result().all().truths()).isEqualTo(13);
-        // 9 until Shepard_Calais was found to hold two cuts (#36).
-        assertThat(held.result().all().truths()).isEqualTo(11);
+        // Shepard_Calais was found to hold two cuts; wannaworktogether's two title changes over one grid were then
+        // ruled no boundaries by a second look (bench/shots/truth/README.md).
+        assertThat(held.result().all().truths()).isEqualTo(9);
         // Floors a little under what the defaults reach (tuning 0.73, held out 0.71 when written), so
         // a change that loses a boundary or adds false ones on real footage fails here.
         assertThat(tune.result().all().f1()).isGreaterThanOrEqualTo(0.65);
