@@ -25,13 +25,15 @@ class AudioEdgeTest {
         String wav = ModelDirectory.samples().resolve("speech").resolve("Front_Center.wav").toString();
         List<AudioChunk> chunks = new ArrayList<>();
         long n = AudioPusher.chunks(wav, "talk", 1_000, chunks::add);
-        // 137 090 bytes of 48 kHz 16-bit mono: 1.428 s, so one whole second and the rest.
-        assertThat(n).isEqualTo(2);
+        // 137 090 bytes of 48 kHz 16-bit mono: 1.428 s, so one whole second, the rest, and the end-of-audio mark.
+        assertThat(n).isEqualTo(3);
         assertThat(chunks.get(0).samples()).isEqualTo(16_000);
         assertThat(chunks.get(0).ptsMs()).isZero();
         assertThat(chunks.get(1).ptsMs()).isEqualTo(1_000);
         assertThat(chunks.get(1).samples()).isBetween(6_500, 7_200);
-        assertThat(chunks).extracting(AudioChunk::seq).containsExactly(0L, 1L);
+        assertThat(chunks.get(2).isEnd()).isTrue();
+        assertThat(chunks.get(2).ptsMs()).isEqualTo(1_000 + chunks.get(1).samples() * 1000L / AudioChunk.RATE);
+        assertThat(chunks).extracting(AudioChunk::seq).containsExactly(0L, 1L, 2L);
         for (AudioChunk c : chunks) {
             IngestedAudio in = AudioChunkDeserializer.decode(record("talk", AudioChunkCodec.encode(c)));
             assertThat(in.deadLetter()).isNull();
