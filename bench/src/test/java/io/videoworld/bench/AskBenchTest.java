@@ -47,7 +47,7 @@ class AskBenchTest {
     @Test
     void eachStreamKeepsOneFixedPushTime() {
         AskBench.Media m = new AskBench.Media("ask-cam", "vtest.avi", "shots", "camera", false);
-        assertThat(AskBench.epochOf(m)).isEqualTo(AskBench.epochOf(new AskBench.Media("ask-cam", "other", "ask", "camera", true)))
-                .isNotEqualTo(AskBench.epochOf(new AskBench.Media("ask-jfk", "vtest.avi", "shots", "camera", false)));
+        assertThat(AskIngest.epochOf(m)).isEqualTo(AskIngest.epochOf(new AskBench.Media("ask-cam", "other", "ask", "camera", true)))
+                .isNotEqualTo(AskIngest.epochOf(new AskBench.Media("ask-jfk", "vtest.avi", "shots", "camera", false)));
     }
 }
