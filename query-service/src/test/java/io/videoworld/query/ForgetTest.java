@@ -12,7 +12,6 @@ import io.videoworld.core.Json;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Perception;
 import io.videoworld.core.TextLine;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,9 +43,7 @@ class ForgetTest {
     @BeforeAll
     static void start() throws Exception {
         es = TestInfra.get().elasticsearchUrl();
-        Path tokens = Files.writeString(tmp.resolve("tokens.json"),
-                "{\"tokens\": [{\"name\": \"lobby\", \"token\": \"" + LOBBY + "\", \"streams\": [\"lobby-*\"]}]}");
-        server = new QueryServer(QueryConfig.of(es, tmp.resolve("frames").toString()).withAuth(Auth.load(tokens, ADMIN))).start("127.0.0.1", 0);
+        server = LobbyServer.start(es, tmp, ADMIN, LOBBY);
     }
 
     @AfterAll

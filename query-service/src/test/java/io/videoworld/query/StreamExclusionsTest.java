@@ -8,13 +8,11 @@ import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.StreamRulesStore;
 import io.videoworld.core.Json;
 import io.videoworld.core.StreamRules;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,9 +36,7 @@ class StreamExclusionsTest {
     @BeforeAll
     static void start() throws Exception {
         es = TestInfra.get().elasticsearchUrl();
-        Path tokens = Files.writeString(tmp.resolve("tokens.json"),
-                "{\"tokens\": [{\"name\": \"lobby\", \"token\": \"" + LOBBY + "\", \"streams\": [\"lobby-*\"]}]}");
-        server = new QueryServer(QueryConfig.of(es, tmp.resolve("frames").toString()).withAuth(Auth.load(tokens, ADMIN))).start("127.0.0.1", 0);
+        server = LobbyServer.start(es, tmp, ADMIN, LOBBY);
     }
 
     @AfterAll

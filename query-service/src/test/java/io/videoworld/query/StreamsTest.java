@@ -8,14 +8,12 @@ import io.videoworld.connectors.es.EsClients;
 import io.videoworld.connectors.es.EsIndices;
 import io.videoworld.core.Keyframe;
 import io.videoworld.core.Json;
-import io.videoworld.query.auth.Auth;
 import io.videoworld.query.streams.RetentionPolicy;
 import io.videoworld.testkit.TestInfra;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -42,9 +40,7 @@ class StreamsTest {
     @BeforeAll
     static void start() throws Exception {
         es = TestInfra.get().elasticsearchUrl();
-        Path tokens = Files.writeString(tmp.resolve("tokens.json"),
-                "{\"tokens\": [{\"name\": \"lobby\", \"token\": \"" + LOBBY + "\", \"streams\": [\"lobby-*\"]}]}");
-        server = new QueryServer(QueryConfig.of(es, tmp.resolve("frames").toString()).withAuth(Auth.load(tokens, ADMIN))).start("127.0.0.1", 0);
+        server = LobbyServer.start(es, tmp, ADMIN, LOBBY);
     }
 
     @AfterAll
