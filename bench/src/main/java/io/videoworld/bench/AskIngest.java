@@ -13,9 +13,6 @@ import io.videoworld.core.Names;
 import io.videoworld.jobs.AudioOptions;
 import io.videoworld.jobs.DetectOptions;
 import io.videoworld.jobs.IngestJob;
-import io.videoworld.jobs.IngestOptions;
-import io.videoworld.jobs.PerceptionOptions;
-import io.videoworld.jobs.ShotOptions;
 import io.videoworld.media.video.AudioOnlySource;
 import io.videoworld.media.video.FrameSource;
 import io.videoworld.media.video.JpegEncoder;
@@ -28,7 +25,6 @@ import io.videoworld.testkit.TestInfra;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,15 +93,7 @@ final class AskIngest {
 
     private static JobClient startJob(TestInfra infra, Path dir) throws Exception {
         KafkaTopics.ensure(infra.kafkaBootstrap(), 2, FRAMES_TOPIC, AUDIO_TOPIC, FRAMES_TOPIC + ".dlq");
-        Configuration conf = new Configuration();
-        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
-        conf.set(IngestOptions.FRAMES_TOPIC, FRAMES_TOPIC);
-        conf.set(IngestOptions.DLQ_TOPIC, FRAMES_TOPIC + ".dlq");
-        conf.set(IngestOptions.GROUP_ID, "bench-ask-" + System.nanoTime());
-        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
-        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
-        conf.set(ShotOptions.FRAME_STORE, dir.resolve("frames").toAbsolutePath().toString());
-        conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
+        Configuration conf = ToolBenchSetup.localJob(infra, FRAMES_TOPIC, "bench-ask-", dir.resolve("frames"));
         conf.set(DetectOptions.ENABLED, true);
         conf.set(AudioOptions.ENABLED, true);
         conf.set(AudioOptions.TOPIC, AUDIO_TOPIC);

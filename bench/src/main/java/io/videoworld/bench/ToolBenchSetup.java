@@ -72,15 +72,7 @@ final class ToolBenchSetup implements AutoCloseable {
     /** Starts the ingest job (detection at {@code detectFps}, 0 for none) on its own topic. */
     void startJob(double detectFps) throws Exception {
         KafkaTopics.ensure(infra.kafkaBootstrap(), 2, topic, topic + ".dlq");
-        Configuration conf = new Configuration();
-        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
-        conf.set(IngestOptions.FRAMES_TOPIC, topic);
-        conf.set(IngestOptions.DLQ_TOPIC, topic + ".dlq");
-        conf.set(IngestOptions.GROUP_ID, "bench-tools-" + System.nanoTime());
-        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
-        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
-        conf.set(ShotOptions.FRAME_STORE, dir.resolve("frames").toAbsolutePath().toString());
-        conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
+        Configuration conf = localJob(infra, topic, "bench-tools-", dir.resolve("frames"));
         detecting = detectFps > 0;
         conf.set(DetectOptions.ENABLED, detecting);
         if (detectFps > 0) {
@@ -89,6 +81,24 @@ final class ToolBenchSetup implements AutoCloseable {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
         IngestJob.build(env, conf);
         job = env.executeAsync("bench-tools-ingest");
+    }
+
+    /**
+     * The ingest job's settings a bench running it in its own JVM starts from: the test infrastructure's
+     * Kafka and Elasticsearch, frames from {@code topic} (dead letters to {@code topic.dlq}), a fresh
+     * consumer group, checkpoints every 5 s, keyframes in {@code frameStore}, the fetched models.
+     */
+    static Configuration localJob(TestInfra infra, String topic, String groupPrefix, Path frameStore) throws java.io.IOException {
+        Configuration conf = new Configuration();
+        conf.set(IngestOptions.KAFKA_BOOTSTRAP, infra.kafkaBootstrap());
+        conf.set(IngestOptions.FRAMES_TOPIC, topic);
+        conf.set(IngestOptions.DLQ_TOPIC, topic + ".dlq");
+        conf.set(IngestOptions.GROUP_ID, groupPrefix + System.nanoTime());
+        conf.set(IngestOptions.ES_URL, infra.elasticsearchUrl());
+        conf.set(IngestOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(5));
+        conf.set(ShotOptions.FRAME_STORE, frameStore.toAbsolutePath().toString());
+        conf.set(PerceptionOptions.MODELS, ModelDirectory.locate().toString());
+        return conf;
     }
 
     /**
